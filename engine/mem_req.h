@@ -1,0 +1,87 @@
+/* A memory request as it travels SM -> L1D -> interconnect -> L2 slice -> DRAM and back.
+ * Requests come from a pool owned by the simulation: no allocation per request on the hot path. */
+#ifndef MW_MEM_REQ_H
+#define MW_MEM_REQ_H
+
+#include "common.h"
+
+enum mw_req_kind { MW_REQ_READ = 0, MW_REQ_WRITE = 1 };
+
+enum mw_req_flags {
+    MW_RQ_BYPASS_L1 = 1u << 0, /* does not allocate in L1D; reply goes straight to the waiting instruction */
+    MW_RQ_REPLY = 1u << 1,     /* travelling back (read data or write ack) */
+    MW_RQ_L2_FILL = 1u << 2,   /* a DRAM read issued by an L2 miss (carries the L2 MSHR entry) */
+    MW_RQ_WRITEBACK = 1u << 3, /* L2 dirty eviction going to DRAM; no reply */
+};
+
+struct mw_req {
+    uint64_t addr;      /* global byte address, aligned to the line for reads */
+    uint32_t size;      /* bytes of data moved */
+    uint8_t kind;       /* enum mw_req_kind */
+    uint8_t flags;      /* enum mw_req_flags */
+    uint8_t sectors;    /* 32-byte sectors of the line wanted (bit i = bytes 32i..32i+31) */
+    uint8_t pad_;
+    uint16_t sm;        /* issuing SM */
+    uint16_t warp;      /* issuing warp (SM-local) */
+    uint16_t slice;     /* L2 slice (global index) */
+    uint16_t partition; /* memory partition = DRAM channel */
+    uint32_t inst;      /* LDST instruction slot waiting for the reply (bypassed loads) */
+    uint64_t pc;
+    uint64_t t_create;  /* core cycle the SM created it (ages, latency stats) */
+    /* DRAM side */
+    uint64_t dram_addr; /* partition-local address */
+    uint64_t t_dram_enq;/* DRAM cycle it entered the controller queue */
+    uint32_t merge;     /* L2 MSHR merge length at send time (>= 1) (Li's policy) */
+    uint64_t age_sum;   /* sum of core-cycle ages of the merged requests (Li's MSHR-S+A) */
+    uint32_t id;        /* sequence number, for deterministic tie-breaks and debugging */
+    void *owner;        /* the unit waiting for it (L2 MSHR entry, ...) */
+    struct mw_req *next;/* intrusive link for queues and the free list */
+};
+
+struct mw_req_pool {
+    struct mw_req *free;
+    void **chunks;
+    int nchunks, capchunks;
+    uint32_t next_id;
+    uint64_t live;
+};
+
+void mw_req_pool_init(struct mw_req_pool *p);
+void mw_req_pool_fini(struct mw_req_pool *p);
+/* Zeroed request with a fresh id; NULL only when memory is exhausted. */
+struct mw_req *mw_req_alloc(struct mw_req_pool *p);
+void mw_req_free(struct mw_req_pool *p, struct mw_req *r);
+
+/* FIFO of requests linked through ->next, with a capacity. */
+struct mw_req_fifo {
+    struct mw_req *head, *tail;
+    int n, cap;
+};
+static inline void mw_fifo_init(struct mw_req_fifo *f, int cap)
+{
+    f->head = f->tail = NULL;
+    f->n = 0;
+    f->cap = cap;
+}
+static inline bool mw_fifo_full(const struct mw_req_fifo *f) { return f->n >= f->cap; }
+static inline void mw_fifo_push(struct mw_req_fifo *f, struct mw_req *r)
+{
+    r->next = NULL;
+    if (f->tail) f->tail->next = r;
+    else f->head = r;
+    f->tail = r;
+    f->n++;
+}
+static inline struct mw_req *mw_fifo_pop(struct mw_req_fifo *f)
+{
+    struct mw_req *r = f->head;
+    if (r) {
+        f->head = r->next;
+        if (!f->head) f->tail = NULL;
+        f->n--;
+        r->next = NULL;
+    }
+    return r;
+}
+
+#endif
