@@ -12,6 +12,7 @@ enum mw_req_flags {
     MW_RQ_REPLY = 1u << 1,     /* travelling back (read data or write ack) */
     MW_RQ_L2_FILL = 1u << 2,   /* a DRAM read issued by an L2 miss (carries the L2 MSHR entry) */
     MW_RQ_WRITEBACK = 1u << 3, /* L2 dirty eviction going to DRAM; no reply */
+    MW_RQ_ATOMIC = 1u << 4,    /* performed at L2: read-modify-write, data returned */
 };
 
 struct mw_req {
@@ -20,14 +21,16 @@ struct mw_req {
     uint8_t kind;       /* enum mw_req_kind */
     uint8_t flags;      /* enum mw_req_flags */
     uint8_t sectors;    /* 32-byte sectors of the line wanted (bit i = bytes 32i..32i+31) */
-    uint8_t pad_;
+    uint8_t flits;      /* interconnect packet size, set at injection */
     uint16_t sm;        /* issuing SM */
     uint16_t warp;      /* issuing warp (SM-local) */
     uint16_t slice;     /* L2 slice (global index) */
     uint16_t partition; /* memory partition = DRAM channel */
+    uint16_t port;      /* interconnect destination port while queued for injection */
     uint32_t inst;      /* LDST instruction slot waiting for the reply (bypassed loads) */
     uint64_t pc;
     uint64_t t_create;  /* core cycle the SM created it (ages, latency stats) */
+    uint64_t t_ready;   /* cycle (of the unit holding it) it may leave its current queue or pipe */
     /* DRAM side */
     uint64_t dram_addr; /* partition-local address */
     uint64_t t_dram_enq;/* DRAM cycle it entered the controller queue */
@@ -70,6 +73,13 @@ static inline void mw_fifo_push(struct mw_req_fifo *f, struct mw_req *r)
     if (f->tail) f->tail->next = r;
     else f->head = r;
     f->tail = r;
+    f->n++;
+}
+static inline void mw_fifo_push_front(struct mw_req_fifo *f, struct mw_req *r)
+{
+    r->next = f->head;
+    f->head = r;
+    if (!f->tail) f->tail = r;
     f->n++;
 }
 static inline struct mw_req *mw_fifo_pop(struct mw_req_fifo *f)

@@ -13,8 +13,7 @@ enum mw_stat_kind {
 
 struct mw_stat_desc {
     const char *name, *desc, *unit;
-    size_t offset; /* of a uint64_t inside the unit's stats struct */
-    enum mw_stat_kind kind;
+    enum mw_stat_kind kind; /* counter i is the i-th uint64_t of the unit's stats struct */
 };
 
 /* Declare a stats struct and its descriptor table from an X-macro list:
@@ -22,17 +21,19 @@ struct mw_stat_desc {
  *   MW_STATS_DECLARE(l1d, L1D_STATS)        -- in a header: struct mw_l1d_stats + extern table
  *   MW_STATS_DEFINE(l1d, L1D_STATS)         -- in one .c file: the table */
 #define MW_STAT_FIELD_(name, desc, unit, kind) uint64_t name;
-#define MW_STAT_DESC_(T, name, desc, unit, kind) {#name, desc, unit, offsetof(T, name), MW_SK_##kind},
+#define MW_STAT_DESC_(name, desc, unit, kind) {#name, desc, unit, MW_SK_##kind},
 #define MW_STATS_DECLARE(unit, LIST)                                                                          \
     struct mw_##unit##_stats {                                                                                \
         LIST(MW_STAT_FIELD_)                                                                                  \
     };                                                                                                        \
     extern const struct mw_stat_desc mw_##unit##_stat_descs[];                                                \
     extern const int mw_##unit##_stat_count;
-#define MW_STAT_DESC_BIND_(name, desc, unit, kind) MW_STAT_DESC_(MW_STATS_T_, name, desc, unit, kind)
 #define MW_STATS_DEFINE(unit, LIST)                                                                           \
-    const struct mw_stat_desc mw_##unit##_stat_descs[] = {LIST(MW_STAT_DESC_BIND_)};                         \
-    const int mw_##unit##_stat_count = (int)(sizeof mw_##unit##_stat_descs / sizeof mw_##unit##_stat_descs[0]);
+    const struct mw_stat_desc mw_##unit##_stat_descs[] = {LIST(MW_STAT_DESC_)};                              \
+    const int mw_##unit##_stat_count = (int)(sizeof mw_##unit##_stat_descs / sizeof mw_##unit##_stat_descs[0]); \
+    _Static_assert(sizeof(struct mw_##unit##_stats) ==                                                        \
+                       sizeof mw_##unit##_stat_descs / sizeof mw_##unit##_stat_descs[0] * sizeof(uint64_t),  \
+                   "stats struct is exactly its counters");
 
 /* A flat, ordered list of (name, value) produced by a finished or paused run. */
 struct mw_stat_entry {

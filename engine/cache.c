@@ -1,0 +1,33 @@
+/* Tag arrays shared by L1D and the L2 slices: sets x ways of struct mw_line with per-sector valid, pending
+ * and dirty bits, plus an opaque per-line area for the replacement policy's metadata. */
+#include "sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mw_tags_init(struct mw_tags *t, int sets, int assoc, int line_bytes, size_t meta_bytes)
+{
+    memset(t, 0, sizeof *t);
+    t->sets = sets;
+    t->assoc = assoc;
+    t->line_shift = __builtin_ctz((unsigned)line_bytes);
+    t->lines = calloc((size_t)sets * (size_t)assoc, sizeof *t->lines);
+    t->meta_bytes = meta_bytes;
+    if (meta_bytes) t->meta = calloc((size_t)sets * (size_t)assoc, meta_bytes);
+    return (!t->lines || (meta_bytes && !t->meta)) ? MW_ENOMEM : 0;
+}
+
+void mw_tags_fini(struct mw_tags *t)
+{
+    free(t->lines);
+    free(t->meta);
+    memset(t, 0, sizeof *t);
+}
+
+int mw_tags_find(const struct mw_tags *t, int set, uint64_t line)
+{
+    const struct mw_line *l = &t->lines[set * t->assoc];
+    for (int w = 0; w < t->assoc; w++)
+        if (l[w].used && l[w].tag == line) return w;
+    return -1;
+}

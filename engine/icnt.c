@@ -1,0 +1,115 @@
+/* Crossbar between SMs and L2 slices (one instance for requests, one for replies): per-source injection
+ * queues, one flit per cycle per source and per destination port, a rotating-priority allocator, a fixed
+ * traversal latency, and credit-based back-pressure on each destination's input buffer. A simplified
+ * stand-in for GPGPU-Sim's intersim crossbar/iSLIP. */
+#include "sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+MW_STATS_DEFINE(icnt, MW_ICNT_STATS)
+
+int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c)
+{
+    memset(x, 0, sizeof *x);
+    x->nsrc = nsrc;
+    x->ndst = ndst;
+    x->flit = (int)c->icnt.flit_bytes;
+    x->latency = (int)c->icnt.latency;
+    x->credits_init = (int)c->icnt.in_buffer_flits;
+    x->inq = calloc((size_t)nsrc, sizeof *x->inq);
+    x->arrive = calloc((size_t)ndst, sizeof *x->arrive);
+    x->src_busy = calloc((size_t)nsrc, sizeof *x->src_busy);
+    x->dst_busy = calloc((size_t)ndst, sizeof *x->dst_busy);
+    x->credits = calloc((size_t)ndst, sizeof *x->credits);
+    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits) return MW_ENOMEM;
+    for (int i = 0; i < nsrc; i++) mw_fifo_init(&x->inq[i], (int)c->icnt.out_queue);
+    for (int i = 0; i < ndst; i++) {
+        mw_fifo_init(&x->arrive[i], 1 << 30);
+        x->credits[i] = x->credits_init;
+    }
+    return 0;
+}
+
+void mw_xbar_fini(struct mw_xbar *x)
+{
+    free(x->inq);
+    free(x->arrive);
+    free(x->src_busy);
+    free(x->dst_busy);
+    free(x->credits);
+    memset(x, 0, sizeof *x);
+}
+
+bool mw_xbar_can_inject(const struct mw_xbar *x, int src) { return !mw_fifo_full(&x->inq[src]); }
+
+static inline int flits_of(const struct mw_xbar *x, int bytes) { return bytes <= 0 ? 1 : (bytes + x->flit - 1) / x->flit; }
+
+void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int bytes)
+{
+    int fl = flits_of(x, bytes);
+    r->flits = (uint8_t)(fl > 255 ? 255 : fl);
+    r->port = (uint16_t)dst;
+    mw_fifo_push(&x->inq[src], r);
+    x->queued++;
+}
+
+void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
+{
+    if (!x->queued) return;
+    for (int k = 0; k < x->nsrc; k++) {
+        int src = (x->rr + k) % x->nsrc;
+        struct mw_req *r = x->inq[src].head;
+        if (!r || x->src_busy[src] > now) continue;
+        int dst = r->port, fl = r->flits;
+        if (x->dst_busy[dst] > now) continue;
+        if (x->credits[dst] < fl) {
+            x->st.credit_stall++;
+            continue;
+        }
+        mw_fifo_pop(&x->inq[src]);
+        x->queued--;
+        x->credits[dst] -= fl;
+        x->src_busy[src] = x->dst_busy[dst] = now + (uint64_t)fl;
+        r->t_ready = now + (uint64_t)fl - 1 + (uint64_t)x->latency; /* last flit's arrival */
+        mw_fifo_push(&x->arrive[dst], r);
+        x->inflight++;
+        x->st.packets++;
+        x->st.flits += (uint64_t)fl;
+    }
+    x->rr = (x->rr + 1) % x->nsrc;
+}
+
+struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now)
+{
+    struct mw_req *r = x->arrive[dst].head;
+    return r && r->t_ready <= now ? r : NULL;
+}
+
+struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
+{
+    struct mw_req *r = mw_fifo_pop(&x->arrive[dst]);
+    if (r) {
+        x->credits[dst] += r->flits;
+        x->inflight--;
+    }
+    return r;
+}
+
+uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now)
+{
+    uint64_t t = MW_NEVER;
+    if (x->queued) {
+        for (int s = 0; s < x->nsrc; s++) {
+            const struct mw_req *r = x->inq[s].head;
+            if (!r) continue;
+            int dst = r->port;
+            uint64_t when = mw_max_u64(x->src_busy[s], x->dst_busy[dst]);
+            if (x->credits[dst] < r->flits) continue; /* waits for a pop, which is someone else's event */
+            t = mw_min_u64(t, mw_max_u64(when, now));
+        }
+    }
+    for (int d = 0; d < x->ndst; d++)
+        if (x->arrive[d].head) t = mw_min_u64(t, mw_max_u64(x->arrive[d].head->t_ready, now));
+    return t;
+}

@@ -1,0 +1,67 @@
+/* Building blocks for built-in kernel models: a kernel is a prologue, a loop body run `iters` times and an
+ * epilogue of instruction templates; each memory template computes one thread's address from the thread's
+ * CUDA indices and the loop counter, exactly as the CUDA source's index expression. Kernels whose addresses
+ * depend on data (BFS, SpMV, graphs) supply their own per-warp generator instead. */
+#ifndef MW_KGEN_H
+#define MW_KGEN_H
+
+#include "workload.h"
+
+/* One thread's CUDA built-ins. */
+struct mw_tctx {
+    uint32_t tid[3], ctaid[3], ntid[3], nctaid[3];
+    uint32_t lane, warp;  /* warp within the CTA */
+    uint64_t gtid;        /* ctaid.x * ntid.x + tid.x (the usual 1-D global index) */
+};
+
+typedef uint64_t (*mw_addr_fn)(const struct mw_tctx *t, int64_t it, const void *data);
+typedef bool (*mw_pred_fn)(const struct mw_tctx *t, int64_t it, const void *data);
+
+struct mw_tinst {
+    uint8_t op;           /* enum mw_op */
+    uint8_t width;        /* bytes per lane (memory) */
+    uint8_t ndst, nsrc;
+    uint16_t dst[2], src[4];
+    mw_addr_fn addr;      /* memory ops */
+    mw_pred_fn active;    /* NULL = every thread that passes the kernel guard */
+};
+
+/* Shorthands for template tables. */
+#define MW_T_ALU(d, s1, s2) {MW_OP_ALU, 0, 1, 2, {d}, {s1, s2}, NULL, NULL}
+#define MW_T_SFU(d, s1) {MW_OP_SFU, 0, 1, 1, {d}, {s1}, NULL, NULL}
+#define MW_T_LD(d, a, fn) {MW_OP_LD_GLOBAL, 4, 1, 1, {d}, {a}, fn, NULL}
+#define MW_T_ST(v, a, fn) {MW_OP_ST_GLOBAL, 4, 0, 2, {0}, {a, v}, fn, NULL}
+#define MW_T_BAR {MW_OP_BARRIER, 0, 0, 0, {0}, {0}, NULL, NULL}
+
+struct mw_kgen_warp; /* generator state of one warp */
+
+struct mw_kgen_kernel {
+    struct mw_kernel k;                  /* name, grid, block, nregs, shmem */
+    const struct mw_tinst *pro, *body, *epi;
+    int npro, nbody, nepi;
+    int64_t iters;                       /* body trip count, unless iters_fn */
+    int64_t (*iters_fn)(const struct mw_tctx *t, const void *data); /* per warp, from its first thread */
+    mw_pred_fn guard;                    /* thread runs at all (if (i < N) ...); NULL = all threads */
+    const void *data;
+    /* Data-dependent kernels: a generator replacing the templates. `scratch` is per warp, zeroed at CTA
+     * start, `scratch_bytes` long. Return 1 = instruction filled, 0 = warp done, <0 = error. */
+    int (*custom)(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask, void *scratch,
+                  struct mw_inst *out, struct mw_err *e);
+    size_t scratch_bytes;
+};
+
+/* A launch sequence of kernels (the workload's kernel list; a kernel may appear several times). */
+struct mw_kgen_program {
+    struct mw_kgen_kernel *kernels;
+    int nkernels;
+    void *owned;                         /* freed with the workload (inputs, graphs) */
+    void (*free_owned)(void *);
+};
+
+/* Wrap a program as a workload (takes ownership of p's arrays, which must be malloc'ed). */
+int mw_kgen_workload(struct mw_workload *w, const char *name, struct mw_kgen_program *p, struct mw_err *e);
+
+/* Fill the CUDA indices of thread `lane` of warp `warp` of CTA `cta` (linear id). */
+void mw_kgen_thread(const struct mw_kernel *k, uint32_t cta, uint32_t warp, uint32_t lane, struct mw_tctx *t);
+
+#endif

@@ -1,0 +1,313 @@
+/* An L2 slice (GPGPU-Sim memory sub-partition): input queue, a fixed-latency lookup pipe, tags with sector
+ * valid/dirty bits (write-back, write-allocate without fetch, as GPGPU-Sim's L2), MSHRs that count how many
+ * requests merged into each entry and from which SMs (Li's inter-core locality), a miss queue and fixed-
+ * latency pipes to and from the partition's DRAM controller. Runs in the L2 clock. */
+#include "sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+MW_STATS_DEFINE(l2, MW_L2_STATS)
+
+#define SECTOR 32
+
+int mw_addr_slice(const struct mw_sim *s, uint64_t addr)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t chunk = addr / (uint64_t)c->l2.interleave_bytes;
+    uint64_t part = chunk % (uint64_t)c->l2.n_partitions;
+    uint64_t rest = chunk / (uint64_t)c->l2.n_partitions;
+    return (int)(part * (uint64_t)c->l2.subpartitions + rest % (uint64_t)c->l2.subpartitions);
+}
+
+uint64_t mw_addr_local(const struct mw_sim *s, uint64_t addr)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t ib = (uint64_t)c->l2.interleave_bytes;
+    return addr / ib / (uint64_t)c->l2.n_partitions * ib + addr % ib;
+}
+
+uint64_t mw_addr_slice_local(const struct mw_sim *s, uint64_t addr)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t ib = (uint64_t)c->l2.interleave_bytes;
+    uint64_t rest = addr / ib / (uint64_t)c->l2.n_partitions;
+    return rest / (uint64_t)c->l2.subpartitions * ib + addr % ib;
+}
+
+int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
+{
+    const struct mw_config *c = &s->cfg;
+    memset(l2, 0, sizeof *l2);
+    l2->id = id;
+    l2->partition = id / (int)c->l2.subpartitions;
+    if (mw_tags_init(&l2->tags, mw_l2_sets(c), (int)c->l2.assoc, (int)c->l2.line_bytes, 0))
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    l2->mshr = calloc((size_t)c->l2.mshr_entries, sizeof *l2->mshr);
+    if (!l2->mshr) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    mw_fifo_init(&l2->pipe, (int)(c->l2.input_queue + c->l2.latency)); /* latency stages + queue */
+    mw_fifo_init(&l2->missq, (int)c->l2.miss_queue);
+    mw_fifo_init(&l2->to_dram, 1 << 30);
+    mw_fifo_init(&l2->from_dram, 1 << 30);
+    mw_fifo_init(&l2->replies, 1 << 30);
+    return 0;
+}
+
+static void free_list(struct mw_sim *s, struct mw_req *r)
+{
+    while (r) {
+        struct mw_req *n = r->next;
+        mw_req_free(&s->pool, r);
+        r = n;
+    }
+}
+
+void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2)
+{
+    free_list(s, l2->pipe.head);
+    free_list(s, l2->missq.head);
+    free_list(s, l2->to_dram.head);
+    free_list(s, l2->from_dram.head);
+    free_list(s, l2->replies.head);
+    for (int i = 0; l2->mshr && i < s->cfg.l2.mshr_entries; i++)
+        if (l2->mshr[i].valid) free_list(s, l2->mshr[i].wait_head);
+    free(l2->mshr);
+    mw_tags_fini(&l2->tags);
+}
+
+bool mw_l2_idle(const struct mw_l2 *l2)
+{
+    return !l2->pipe.n && !l2->missq.n && !l2->to_dram.n && !l2->from_dram.n && !l2->replies.n && !l2->mshr_used;
+}
+
+static int l2_set(const struct mw_sim *s, const struct mw_l2 *l2, uint64_t addr)
+{
+    return (int)((mw_addr_slice_local(s, addr) >> l2->tags.line_shift) % (uint64_t)l2->tags.sets);
+}
+
+static uint8_t full_mask(const struct mw_sim *s) { return (uint8_t)((1u << (s->cfg.l2.line_bytes / SECTOR)) - 1); }
+
+static void reply(struct mw_l2 *l2, struct mw_req *r)
+{
+    r->flags |= MW_RQ_REPLY;
+    mw_fifo_push(&l2->replies, r);
+}
+
+static struct mw_req *new_dram_req(struct mw_sim *s, struct mw_l2 *l2, uint64_t line, uint8_t sectors, int kind)
+{
+    struct mw_req *d = mw_req_alloc(&s->pool);
+    d->addr = line;
+    d->sectors = sectors;
+    d->size = (uint32_t)mw_popcount32(sectors) * SECTOR;
+    d->kind = (uint8_t)kind;
+    d->slice = (uint16_t)l2->id;
+    d->partition = (uint16_t)l2->partition;
+    d->dram_addr = mw_addr_local(s, line);
+    d->t_create = mw_core_now(s);
+    return d;
+}
+
+/* Pick a way for a new line (LRU among used ways; L2 has no pending reservations: allocate-on-fill). */
+static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
+{
+    struct mw_tags *t = &l2->tags;
+    int best = -1;
+    for (int w = 0; w < t->assoc; w++) {
+        struct mw_line *l = mw_tags_line(t, set, w);
+        if (!l->used) return w;
+        if (best < 0 || l->last_access < mw_tags_line(t, set, best)->last_access) best = w;
+    }
+    struct mw_line *v = mw_tags_line(t, set, best);
+    if (v->dirty) {
+        struct mw_req *wb = new_dram_req(s, l2, v->tag, v->dirty & v->valid ? v->dirty & v->valid : v->dirty,
+                                         MW_REQ_WRITE);
+        wb->flags |= MW_RQ_WRITEBACK;
+        mw_fifo_push(&l2->missq, wb); /* bounded by fills; may exceed the nominal capacity by one */
+        l2->st.writebacks++;
+    }
+    memset(v, 0, sizeof *v);
+    return best;
+}
+
+static int install(struct mw_sim *s, struct mw_l2 *l2, uint64_t line, uint64_t now)
+{
+    int set = l2_set(s, l2, line);
+    int way = mw_tags_find(&l2->tags, set, line);
+    if (way < 0) {
+        way = l2_victim(s, l2, set);
+        struct mw_line *l = mw_tags_line(&l2->tags, set, way);
+        l->used = 1;
+        l->tag = line;
+        l->fill_time = now;
+    }
+    mw_tags_line(&l2->tags, set, way)->last_access = now;
+    return way;
+}
+
+static void fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t now)
+{
+    struct mw_l2mshr *m = (struct mw_l2mshr *)d->owner;
+    int set = l2_set(s, l2, d->addr);
+    int way = install(s, l2, d->addr, now);
+    struct mw_line *l = mw_tags_line(&l2->tags, set, way);
+    l->valid |= d->sectors;
+    l2->st.fills++;
+    mw_req_free(&s->pool, d);
+    struct mw_req *r = m->wait_head;
+    while (r) {
+        struct mw_req *n = r->next;
+        if (r->flags & MW_RQ_ATOMIC) l->dirty |= r->sectors;
+        reply(l2, r);
+        r = n;
+    }
+    memset(m, 0, sizeof *m);
+    l2->mshr_used--;
+}
+
+static struct mw_l2mshr *mshr_find(struct mw_sim *s, struct mw_l2 *l2, uint64_t line)
+{
+    for (int i = 0; i < s->cfg.l2.mshr_entries; i++)
+        if (l2->mshr[i].valid && l2->mshr[i].line == line) return &l2->mshr[i];
+    return NULL;
+}
+
+/* Look the pipeline head up. Returns false if it could not reserve what it needs (it stays at the head). */
+static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_t now)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t line = r->addr & ~(uint64_t)(c->l2.line_bytes - 1);
+    int set = l2_set(s, l2, line);
+    int way = mw_tags_find(&l2->tags, set, line);
+    struct mw_line *l = way >= 0 ? mw_tags_line(&l2->tags, set, way) : NULL;
+    if (r->kind == MW_REQ_WRITE) {
+        l2->st.accesses++;
+        l2->st.writes++;
+        if (l) l2->st.hits++;
+        else l2->st.misses++;
+        way = install(s, l2, line, now);
+        l = mw_tags_line(&l2->tags, set, way);
+        l->valid |= r->sectors;
+        l->dirty |= r->sectors;
+        reply(l2, r); /* write acknowledgement */
+        return true;
+    }
+    if (l && (r->sectors & ~l->valid) == 0) {
+        l2->st.accesses++;
+        l2->st.reads++;
+        l2->st.hits++;
+        l->last_access = now;
+        if (r->flags & MW_RQ_ATOMIC) l->dirty |= r->sectors;
+        reply(l2, r);
+        return true;
+    }
+    struct mw_l2mshr *m = mshr_find(s, l2, line);
+    uint64_t age = mw_core_now(s) - r->t_create;
+    if (m) {
+        if (m->nwait >= c->l2.mshr_max_merge) return false;
+        if ((r->sectors & ~m->sectors) && m->dram_req == NULL) return false;
+        /* a merged request whose sectors are not all being fetched widens the fetch if it has not left yet */
+        if (r->sectors & ~m->sectors) {
+            if (m->dram_req->t_dram_enq || (m->dram_req->flags & MW_RQ_REPLY)) return false;
+            m->sectors |= r->sectors;
+            m->dram_req->sectors |= r->sectors;
+            m->dram_req->size = (uint32_t)mw_popcount32(m->dram_req->sectors) * SECTOR;
+        }
+        l2->st.accesses++;
+        l2->st.reads++;
+        l2->st.misses++;
+        l2->st.mshr_merges++;
+        if (r->sm != m->first_sm) l2->st.merges_cross_sm++;
+        r->next = NULL;
+        m->wait_tail->next = r;
+        m->wait_tail = r;
+        m->nwait++;
+        m->age_sum += age;
+        if (m->dram_req) {
+            m->dram_req->merge = m->nwait;
+            m->dram_req->age_sum = m->age_sum;
+        }
+        return true;
+    }
+    if (l2->mshr_used >= c->l2.mshr_entries || mw_fifo_full(&l2->missq)) return false;
+    l2->st.accesses++;
+    l2->st.reads++;
+    l2->st.misses++;
+    for (int i = 0; i < c->l2.mshr_entries; i++)
+        if (!l2->mshr[i].valid) {
+            m = &l2->mshr[i];
+            break;
+        }
+    l2->mshr_used++;
+    memset(m, 0, sizeof *m);
+    m->valid = 1;
+    m->line = line;
+    m->first_sm = r->sm;
+    m->nwait = 1;
+    m->age_sum = age;
+    r->next = NULL;
+    m->wait_head = m->wait_tail = r;
+    uint8_t fetch = (uint8_t)(full_mask(s) & ~(l ? l->valid : 0));
+    m->sectors = fetch;
+    struct mw_req *d = new_dram_req(s, l2, line, fetch, MW_REQ_READ);
+    d->flags |= MW_RQ_L2_FILL;
+    d->owner = m;
+    d->sm = r->sm;
+    d->merge = 1;
+    d->age_sum = age;
+    m->dram_req = d;
+    mw_fifo_push(&l2->missq, d);
+    return true;
+}
+
+void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
+{
+    const struct mw_config *c = &s->cfg;
+    /* 1. one fill from DRAM */
+    struct mw_req *d = l2->from_dram.head;
+    if (d && d->t_ready <= now) {
+        mw_fifo_pop(&l2->from_dram);
+        ((struct mw_l2mshr *)d->owner)->dram_req = NULL;
+        fill(s, l2, d, now);
+    }
+    /* 2. one reply into the reply network */
+    if (l2->replies.head && mw_xbar_can_inject(&s->reply_net, l2->id)) {
+        struct mw_req *r = mw_fifo_pop(&l2->replies);
+        int bytes = (int)c->icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0);
+        mw_xbar_inject(&s->reply_net, l2->id, r, r->sm, bytes);
+    }
+    /* 3. the lookup pipe's head */
+    struct mw_req *r = l2->pipe.head;
+    if (r && r->t_ready <= now) {
+        mw_fifo_pop(&l2->pipe);
+        if (!lookup(s, l2, r, now)) {
+            mw_fifo_push_front(&l2->pipe, r);
+            l2->st.reservation_fail++;
+        }
+    }
+    /* 4. accept one request from the interconnect */
+    if (!mw_fifo_full(&l2->pipe)) {
+        struct mw_req *in = mw_xbar_peek(&s->req_net, l2->id, s->clk[MW_CLK_ICNT].cycle);
+        if (in) {
+            mw_xbar_pop(&s->req_net, l2->id);
+            in->t_ready = now + (uint64_t)c->l2.latency;
+            mw_fifo_push(&l2->pipe, in);
+        }
+    }
+    /* 5. the miss queue's head enters the L2->DRAM pipe */
+    if (l2->missq.head) {
+        struct mw_req *m = mw_fifo_pop(&l2->missq);
+        m->t_ready = now + (uint64_t)c->dram.latency;
+        mw_fifo_push(&l2->to_dram, m);
+    }
+}
+
+uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2, uint64_t now)
+{
+    (void)s;
+    uint64_t t = MW_NEVER;
+    if (l2->missq.head || l2->replies.head) return now;
+    if (l2->from_dram.head) t = mw_min_u64(t, l2->from_dram.head->t_ready);
+    if (l2->pipe.head) t = mw_min_u64(t, l2->pipe.head->t_ready);
+    if (l2->to_dram.head) t = mw_min_u64(t, l2->to_dram.head->t_ready);
+    return t < now ? now : t;
+}

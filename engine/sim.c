@@ -1,0 +1,548 @@
+/* The simulation: builds the machine from the config, steps the four clock domains (core, interconnect, L2,
+ * DRAM) in time order, launches kernels and CTAs, jumps the clock over cycles in which every unit only waits
+ * for a known future event, dispatches engine events to subscribed policies, and collects statistics. */
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t period_fs(double mhz) { return (uint64_t)(1e9 / mhz + 0.5); }
+
+static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choice *ch, struct mw_err *e)
+{
+    const char *impl = ch->impl[0] ? ch->impl : NULL;
+    const struct mw_policy *p = NULL;
+    if (impl && strcmp(impl, "lua") != 0) p = mw_policy_find((enum mw_point)pt, impl);
+    if (!p) p = mw_policies((enum mw_point)pt)[0]; /* "lua" is installed by the Lua front end */
+    if (impl && strcmp(impl, "lua") != 0 && !mw_policy_find((enum mw_point)pt, impl))
+        return mw_err_set(e, MW_EINVAL, ch->file[0] ? ch->file : NULL, ch->line, ch->col,
+                          "unknown %s policy '%s'", mw_point_names[pt], impl);
+    const char *keys[MW_POLICY_MAX_PARAMS], *vals[MW_POLICY_MAX_PARAMS];
+    int n = 0;
+    if (impl && strcmp(impl, "lua") != 0)
+        for (int i = 0; i < ch->nparams; i++) keys[n] = ch->params[i].key, vals[n++] = ch->params[i].value;
+    struct mw_policy_inst pi;
+    int rc = mw_policy_inst_init(&pi, p, s, keys, vals, n, e);
+    if (rc) {
+        /* point at the parameter if we can tell which one */
+        for (int i = 0; i < ch->nparams; i++)
+            if (strstr(e->msg, ch->params[i].key)) {
+                snprintf(e->file, sizeof e->file, "%s", ch->params[i].file);
+                e->line = ch->params[i].line, e->col = ch->params[i].col;
+                break;
+            }
+        return rc;
+    }
+    return mw_sim_install_policy(s, (enum mw_point)pt, &pi, e);
+}
+
+struct mw_sim *mw_sim_create(const struct mw_config *c, struct mw_err *e)
+{
+    int rc = mw_config_validate(c, e);
+    if (rc) return NULL;
+    struct mw_sim *s = calloc(1, sizeof *s);
+    if (!s) {
+        mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+        return NULL;
+    }
+    s->cfg = *c;
+    mw_req_pool_init(&s->pool);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        if (install_choice(s, pt, &c->policy[pt], e)) {
+            mw_sim_destroy(s);
+            return NULL;
+        }
+    }
+    double mhz[MW_CLK_N] = {c->clock.core_mhz, c->clock.icnt_mhz, c->clock.l2_mhz, c->clock.dram_mhz};
+    for (int i = 0; i < MW_CLK_N; i++) {
+        s->clk[i].period_fs = period_fs(mhz[i]);
+        s->clk[i].next_fs = 0;
+    }
+    s->l1_sets = mw_l1d_sets(c);
+    s->l1_line_shift = __builtin_ctz((unsigned)c->l1d.line_bytes);
+    return s;
+}
+
+static int build(struct mw_sim *s, struct mw_err *e)
+{
+    const struct mw_config *c = &s->cfg;
+    s->nsms = (int)c->gpu.n_sms;
+    s->nslices = mw_n_slices(c);
+    s->nparts = (int)c->l2.n_partitions;
+    s->sms = calloc((size_t)s->nsms, sizeof *s->sms);
+    s->l2 = calloc((size_t)s->nslices, sizeof *s->l2);
+    s->dram = calloc((size_t)s->nparts, sizeof *s->dram);
+    if (!s->sms || !s->l2 || !s->dram) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < s->nsms; i++) {
+        int rc = mw_sm_init(s, &s->sms[i], i, e);
+        if (!rc) rc = mw_ldst_init(s, &s->sms[i], e);
+        if (rc) return rc;
+    }
+    if (mw_xbar_init(&s->req_net, s->nsms, s->nslices, c) || mw_xbar_init(&s->reply_net, s->nslices, s->nsms, c))
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < s->nslices; i++) {
+        int rc = mw_l2_init(s, &s->l2[i], i, e);
+        if (rc) return rc;
+    }
+    for (int i = 0; i < s->nparts; i++) {
+        s->dram[i] = mw_dram_create(c, i, &s->pol[MW_PT_DRAM_SCHED], e);
+        if (!s->dram[i]) return e->code ? e->code : MW_EINVAL;
+    }
+    s->started = true;
+    return 0;
+}
+
+void mw_sim_destroy(struct mw_sim *s)
+{
+    if (!s) return;
+    if (s->sms)
+        for (int i = 0; i < s->nsms; i++) {
+            struct mw_sm *sm = &s->sms[i];
+            if (sm->ctas && s->have_wl)
+                for (int k = 0; k < s->cfg.sm.max_ctas; k++)
+                    if (sm->ctas[k].valid) s->wl.ops->cta_close(&s->wl, sm->ctas[k].stream);
+            mw_ldst_fini(sm);
+            mw_sm_fini(sm);
+        }
+    if (s->l2)
+        for (int i = 0; i < s->nslices; i++) mw_l2_fini(s, &s->l2[i]);
+    if (s->dram)
+        for (int i = 0; i < s->nparts; i++) mw_dram_destroy(s->dram[i]);
+    mw_xbar_fini(&s->req_net);
+    mw_xbar_fini(&s->reply_net);
+    free(s->sms);
+    free(s->l2);
+    free(s->dram);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) mw_policy_inst_fini(&s->pol[pt]);
+    if (s->have_wl) mw_workload_close(&s->wl);
+    mw_req_pool_fini(&s->pool);
+    free(s);
+}
+
+int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *e)
+{
+    if (s->started) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "the simulation has started; create a new one");
+    if (s->have_wl) mw_workload_close(&s->wl);
+    s->wl = *w;
+    s->have_wl = true;
+    memset(w, 0, sizeof *w);
+    return 0;
+}
+
+static void recompute_events(struct mw_sim *s)
+{
+    s->ev_mask = 0;
+    for (int pt = 0; pt < MW_PT_COUNT; pt++)
+        if (s->pol[pt].pol && s->pol[pt].pol->on_event) s->ev_mask |= s->pol[pt].pol->events;
+}
+
+int mw_sim_install_policy(struct mw_sim *s, enum mw_point pt, struct mw_policy_inst *pi, struct mw_err *e)
+{
+    if (s->started) {
+        mw_policy_inst_fini(pi);
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policies can only change before the run starts");
+    }
+    if (pi->pol->point != pt) {
+        mw_policy_inst_fini(pi);
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is a %s policy, not %s", pi->pol->name,
+                          mw_point_names[pi->pol->point], mw_point_names[pt]);
+    }
+    mw_policy_inst_fini(&s->pol[pt]);
+    s->pol[pt] = *pi;
+    s->pol[pt].sim = s;
+    memset(pi, 0, sizeof *pi);
+    recompute_events(s);
+    return 0;
+}
+
+int mw_sim_set_policy(struct mw_sim *s, enum mw_point pt, const struct mw_policy *p, const char *const *keys,
+                      const char *const *values, int n, struct mw_err *e)
+{
+    if (s->started) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policies can only change before the run starts");
+    struct mw_policy_inst pi;
+    int rc = mw_policy_inst_init(&pi, p, s, keys, values, n, e);
+    if (rc) return rc;
+    return mw_sim_install_policy(s, pt, &pi, e);
+}
+
+struct mw_policy_inst *mw_sim_policy(struct mw_sim *s, enum mw_point pt) { return &s->pol[pt]; }
+
+void mw_emit(struct mw_sim *s, const struct mw_event *ev)
+{
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        struct mw_policy_inst *pi = &s->pol[pt];
+        if (pi->pol && pi->pol->on_event && (pi->pol->events >> ev->kind & 1u)) pi->pol->on_event(pi, ev);
+    }
+}
+
+void mw_sim_interrupt(struct mw_sim *s) { s->interrupt = 1; }
+
+void mw_sim_fail(struct mw_sim *s, const struct mw_err *e)
+{
+    if (s->failed) return;
+    s->failed = true;
+    s->fail_err = *e;
+    if (!s->fail_err.code) s->fail_err.code = MW_EHOOK;
+}
+
+bool mw_sim_done(const struct mw_sim *s) { return s->done; }
+const struct mw_config *mw_sim_config(const struct mw_sim *s) { return &s->cfg; }
+uint64_t mw_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
+int mw_n_sms(const struct mw_sim *s) { return (int)s->cfg.gpu.n_sms; }
+int mw_max_warps(const struct mw_sim *s) { return (int)s->cfg.sm.max_warps; }
+int mw_n_schedulers(const struct mw_sim *s) { return (int)s->cfg.sm.n_schedulers; }
+void mw_sim_set_window(struct mw_sim *s, uint64_t cycles)
+{
+    s->window = cycles;
+    s->next_window = mw_now(s) + cycles;
+}
+void mw_sim_set_progress(struct mw_sim *s, mw_progress_fn fn, void *ud, int period_ms)
+{
+    s->progress = fn;
+    s->progress_ud = ud;
+    s->progress_ms = period_ms;
+}
+
+/* ---- kernels and CTAs ---- */
+static int next_kernel(struct mw_sim *s, struct mw_err *e)
+{
+    if (s->kernel_active) {
+        if (s->ctas_done < s->kernel_ctas) return 0;
+        s->kernel_active = false;
+        if (mw_wants(s, MW_EV_KERNEL_END)) {
+            struct mw_event ev = {.kind = MW_EV_KERNEL_END, .value = s->kern.id, .cycle = mw_now(s)};
+            mw_emit(s, &ev);
+        }
+    }
+    while (!s->kernel_active && !s->wl_done) {
+        int rc = s->wl.ops->next_kernel(&s->wl, &s->kern, e);
+        if (rc < 0) return rc;
+        if (rc == 0) {
+            s->wl_done = true;
+            break;
+        }
+        const struct mw_config *c = &s->cfg;
+        uint32_t nw = mw_kernel_cta_warps(&s->kern);
+        if (mw_kernel_ctas(&s->kern) == 0 || nw == 0) continue;
+        if (nw > (uint32_t)c->sm.max_warps || nw * MW_WARP_SIZE > (uint64_t)c->sm.max_threads ||
+            s->kern.shmem > (uint64_t)c->sm.shmem_bytes)
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                              "kernel '%s': a CTA of %u threads / %u B shared memory cannot fit on an SM", s->kern.name,
+                              mw_kernel_cta_threads(&s->kern), s->kern.shmem);
+        uint64_t unit = (uint64_t)c->sm.reg_alloc_unit;
+        uint64_t regs = ((uint64_t)s->kern.nregs * MW_WARP_SIZE + unit - 1) / unit * unit * nw;
+        if (regs > (uint64_t)c->sm.registers)
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "kernel '%s': a CTA needs %llu registers, the SM has %lld",
+                              s->kern.name, (unsigned long long)regs, (long long)c->sm.registers);
+        s->kernel_active = true;
+        s->kernel_ctas = mw_kernel_ctas(&s->kern);
+        s->next_cta = 0;
+        s->ctas_done = 0;
+        s->gst.kernels++;
+        if (mw_wants(s, MW_EV_KERNEL_START)) {
+            struct mw_event ev = {.kind = MW_EV_KERNEL_START, .value = s->kern.id, .cycle = mw_now(s)};
+            mw_emit(s, &ev);
+        }
+    }
+    return 0;
+}
+
+static int dispatch(struct mw_sim *s, struct mw_err *e)
+{
+    if (!s->kernel_active || s->next_cta >= s->kernel_ctas) return 0;
+    int launched = 0;
+    for (int k = 0; k < s->nsms && s->next_cta < s->kernel_ctas; k++) {
+        struct mw_sm *sm = &s->sms[(s->cta_order_rr + k) % s->nsms];
+        if (!mw_sm_can_take_cta(s, sm)) continue;
+        int rc = mw_sm_launch_cta(s, sm, s->next_cta++, e);
+        if (rc) return rc;
+        launched++;
+    }
+    s->cta_order_rr = (s->cta_order_rr + 1) % (uint32_t)s->nsms;
+    return launched;
+}
+
+/* ---- clock domains ---- */
+static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
+{
+    bool busy = false;
+    uint64_t icnt_now = s->clk[MW_CLK_ICNT].cycle;
+    for (int i = 0; i < s->nsms; i++) {
+        struct mw_req *r = mw_xbar_peek(&s->reply_net, i, icnt_now);
+        if (r) {
+            mw_xbar_pop(&s->reply_net, i);
+            mw_sm_reply(s, &s->sms[i], r);
+            busy = true;
+        }
+    }
+    *rc = next_kernel(s, e);
+    if (*rc) return true;
+    int l = dispatch(s, e);
+    if (l < 0) {
+        *rc = l;
+        return true;
+    }
+    busy |= l > 0;
+    for (int i = 0; i < s->nsms; i++) {
+        struct mw_sm *sm = &s->sms[i];
+        mw_sm_cycle(s, sm);
+        busy |= sm->busy;
+        if (s->failed) return true;
+    }
+    if (s->window && mw_now(s) + 1 >= s->next_window) {
+        s->next_window += s->window;
+        if (mw_wants(s, MW_EV_WINDOW)) {
+            struct mw_event ev = {.kind = MW_EV_WINDOW, .cycle = mw_now(s)};
+            mw_emit(s, &ev);
+        }
+    }
+    return busy;
+}
+
+static void dram_tick(struct mw_sim *s)
+{
+    uint64_t now = s->clk[MW_CLK_DRAM].cycle, l2now = s->clk[MW_CLK_L2].cycle;
+    int nsub = (int)s->cfg.l2.subpartitions;
+    for (int p = 0; p < s->nparts; p++) {
+        struct mw_dram *d = s->dram[p];
+        /* the partition's slices take turns offering one request per cycle */
+        for (int k = 0; k < nsub; k++) {
+            struct mw_l2 *l2 = &s->l2[p * nsub + (int)((now + (uint64_t)k) % (uint64_t)nsub)];
+            struct mw_req *r = l2->to_dram.head;
+            if (r && r->t_ready <= l2now && mw_dram_can_accept(d, r->kind)) {
+                mw_fifo_pop(&l2->to_dram);
+                mw_dram_push(d, r, now);
+                break;
+            }
+        }
+        mw_dram_cycle(d, now);
+        struct mw_req *r;
+        while ((r = mw_dram_pop_done(d))) {
+            if (r->kind == MW_REQ_READ) {
+                struct mw_l2 *l2 = &s->l2[r->slice];
+                r->t_ready = l2now + (uint64_t)s->cfg.dram.latency;
+                mw_fifo_push(&l2->from_dram, r);
+            } else {
+                mw_req_free(&s->pool, r);
+            }
+        }
+    }
+}
+
+static uint64_t core_next_event(struct mw_sim *s)
+{
+    uint64_t t = MW_NEVER, now = mw_now(s);
+    if (s->kernel_active && s->next_cta < s->kernel_ctas) {
+        for (int i = 0; i < s->nsms; i++)
+            if (mw_sm_can_take_cta(s, &s->sms[i])) return now;
+    }
+    for (int i = 0; i < s->nsms; i++) {
+        const struct mw_sm *sm = &s->sms[i];
+        if (!mw_ldst_idle(sm) || sm->ldst_free > now) return now;
+        t = mw_min_u64(t, sm->next_ready);
+    }
+    return t;
+}
+
+/* fs time of domain d's cycle `cyc` (>= its current cycle). */
+static uint64_t fs_of(const struct mw_clock *c, uint64_t cyc)
+{
+    if (cyc == MW_NEVER) return MW_NEVER;
+    return c->next_fs + (cyc - c->cycle) * c->period_fs;
+}
+
+static bool all_idle(const struct mw_sim *s)
+{
+    if (s->req_net.queued || s->req_net.inflight || s->reply_net.queued || s->reply_net.inflight) return false;
+    for (int i = 0; i < s->nslices; i++)
+        if (!mw_l2_idle(&s->l2[i])) return false;
+    for (int i = 0; i < s->nparts; i++)
+        if (mw_dram_pending(s->dram[i])) return false;
+    return true;
+}
+
+/* Nothing moved in the core last cycle: jump every clock to the earliest pending event, if it is later. */
+static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
+{
+    uint64_t tc = core_next_event(s);
+    if (tc <= mw_now(s)) return 0;
+    uint64_t ev[MW_CLK_N] = {fs_of(&s->clk[MW_CLK_CORE], tc), MW_NEVER, MW_NEVER, MW_NEVER};
+    uint64_t ic = mw_min_u64(mw_xbar_next_event(&s->req_net, s->clk[MW_CLK_ICNT].cycle),
+                             mw_xbar_next_event(&s->reply_net, s->clk[MW_CLK_ICNT].cycle));
+    ev[MW_CLK_ICNT] = fs_of(&s->clk[MW_CLK_ICNT], ic);
+    uint64_t lc = MW_NEVER;
+    for (int i = 0; i < s->nslices; i++) lc = mw_min_u64(lc, mw_l2_next_event(s, &s->l2[i], s->clk[MW_CLK_L2].cycle));
+    ev[MW_CLK_L2] = fs_of(&s->clk[MW_CLK_L2], lc);
+    uint64_t dc = MW_NEVER;
+    for (int i = 0; i < s->nparts; i++) dc = mw_min_u64(dc, mw_dram_next_event(s->dram[i], s->clk[MW_CLK_DRAM].cycle));
+    ev[MW_CLK_DRAM] = fs_of(&s->clk[MW_CLK_DRAM], dc);
+    uint64_t T = MW_NEVER;
+    for (int i = 0; i < MW_CLK_N; i++) T = mw_min_u64(T, ev[i]);
+    if (T == MW_NEVER) {
+        if (s->kernel_active || !s->wl_done)
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                              "deadlock at core cycle %llu: no unit has pending work but kernel '%s' has %u of %u CTAs "
+                              "unfinished (a workload waiting on a barrier that never completes?)",
+                              (unsigned long long)mw_now(s), s->kern.name, s->kernel_ctas - s->ctas_done,
+                              s->kernel_ctas);
+        return 0;
+    }
+    if (s->window) T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], mw_max_u64(s->next_window - 1, mw_now(s))));
+    if (stop != MW_NEVER) T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], stop));
+    for (int i = 0; i < MW_CLK_N; i++) {
+        struct mw_clock *c = &s->clk[i];
+        if (T <= c->next_fs) continue;
+        uint64_t k = (T - c->next_fs + c->period_fs - 1) / c->period_fs;
+        if (i == MW_CLK_CORE)
+            for (int j = 0; j < s->nsms; j++) mw_sm_jump(s, &s->sms[j], k);
+        c->cycle += k;
+        c->next_fs += k * c->period_fs;
+    }
+    return 0;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
+{
+    if (s->failed) {
+        *e = s->fail_err;
+        return e->code;
+    }
+    if (!s->have_wl) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no workload: choose one before running");
+    if (!s->started) {
+        int rc = build(s, e);
+        if (rc) return rc;
+    }
+    if (s->done) return 1;
+    s->interrupt = 0;
+    uint64_t start = mw_now(s);
+    uint64_t stop = cycles ? start + cycles : MW_NEVER;
+    if (s->cfg.sim.max_cycles) stop = mw_min_u64(stop, (uint64_t)s->cfg.sim.max_cycles);
+    double t_last = wall_now();
+    uint32_t iter = 0;
+    while (!s->done) {
+        if (mw_now(s) >= stop || s->interrupt) return 0;
+        uint64_t T = MW_NEVER;
+        for (int i = 0; i < MW_CLK_N; i++) T = mw_min_u64(T, s->clk[i].next_fs);
+        bool core_busy = true, core_ticked = false;
+        int rc = 0;
+        if (s->clk[MW_CLK_CORE].next_fs == T) {
+            core_ticked = true;
+            core_busy = core_tick(s, e, &rc);
+            if (rc) return rc;
+            if (s->failed) {
+                *e = s->fail_err;
+                return e->code;
+            }
+            s->clk[MW_CLK_CORE].cycle++;
+            s->clk[MW_CLK_CORE].next_fs += s->clk[MW_CLK_CORE].period_fs;
+        }
+        if (s->clk[MW_CLK_ICNT].next_fs == T) {
+            uint64_t now = s->clk[MW_CLK_ICNT].cycle;
+            mw_xbar_cycle(&s->req_net, now);
+            mw_xbar_cycle(&s->reply_net, now);
+            s->clk[MW_CLK_ICNT].cycle++;
+            s->clk[MW_CLK_ICNT].next_fs += s->clk[MW_CLK_ICNT].period_fs;
+        }
+        if (s->clk[MW_CLK_L2].next_fs == T) {
+            uint64_t now = s->clk[MW_CLK_L2].cycle;
+            for (int i = 0; i < s->nslices; i++) mw_l2_cycle(s, &s->l2[i], now);
+            s->clk[MW_CLK_L2].cycle++;
+            s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;
+        }
+        if (s->clk[MW_CLK_DRAM].next_fs == T) {
+            dram_tick(s);
+            s->clk[MW_CLK_DRAM].cycle++;
+            s->clk[MW_CLK_DRAM].next_fs += s->clk[MW_CLK_DRAM].period_fs;
+        }
+        if (s->failed) {
+            *e = s->fail_err;
+            return e->code;
+        }
+        if (s->wl_done && !s->kernel_active) {
+            s->done = true;
+            break;
+        }
+        if (core_ticked && !core_busy) {
+            rc = try_jump(s, stop, e);
+            if (rc) return rc;
+        }
+        if (s->progress && (++iter & 0xffff) == 0) {
+            double t = wall_now();
+            if ((t - t_last) * 1000.0 >= s->progress_ms) {
+                t_last = t;
+                s->progress(s->progress_ud, s);
+            }
+        }
+    }
+    return 1;
+}
+
+/* ---- statistics ---- */
+static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+static double sget(const struct mw_stat_list *l, const char *name)
+{
+    const struct mw_stat_entry *g = mw_stat_list_get(l, name);
+    return g ? g->value : 0.0;
+}
+
+int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
+{
+    uint64_t cycles = mw_now(s);
+    uint64_t wi = 0, ti = 0;
+    for (int i = 0; s->sms && i < s->nsms; i++) wi += s->sms[i].st.warp_insts, ti += s->sms[i].st.thread_insts;
+    mw_stat_list_add(out, "gpu.cycles", (double)cycles, "core cycles simulated", "core cycles");
+    mw_stat_list_add(out, "gpu.warp_insts", (double)wi, "warp instructions issued", "inst");
+    mw_stat_list_add(out, "gpu.thread_insts", (double)ti, "thread instructions issued (active lanes)", "inst");
+    mw_stat_list_add(out, "gpu.ipc", ratio((double)ti, (double)cycles),
+                     "thread instructions per core cycle (GPGPU-Sim's gpu_ipc)", "inst/cycle");
+    mw_stat_list_add(out, "gpu.warp_ipc", ratio((double)wi, (double)cycles), "warp instructions per core cycle",
+                     "inst/cycle");
+    mw_stat_list_add(out, "gpu.kernels", (double)s->gst.kernels, "kernels launched", "kernel");
+    mw_stat_list_add(out, "gpu.ctas", (double)s->gst.ctas, "CTAs launched", "CTA");
+    mw_stat_list_add(out, "clock.icnt_cycles", (double)s->clk[MW_CLK_ICNT].cycle, "interconnect cycles", "icnt cycles");
+    mw_stat_list_add(out, "clock.l2_cycles", (double)s->clk[MW_CLK_L2].cycle, "L2 cycles", "L2 cycles");
+    mw_stat_list_add(out, "clock.dram_cycles", (double)s->clk[MW_CLK_DRAM].cycle, "DRAM cycles", "dram cycles");
+    if (!s->started) return 0;
+    mw_stat_list_add_group(out, "sm", mw_sm_stat_descs, mw_sm_stat_count, &s->sms[0].st, sizeof s->sms[0], s->nsms,
+                           per_instance);
+    mw_stat_list_add_group(out, "l1d", mw_l1d_stat_descs, mw_l1d_stat_count, &s->sms[0].l1st, sizeof s->sms[0],
+                           s->nsms, per_instance);
+    mw_stat_list_add_group(out, "icnt.req", mw_icnt_stat_descs, mw_icnt_stat_count, &s->req_net.st,
+                           sizeof s->req_net.st, 1, false);
+    mw_stat_list_add_group(out, "icnt.reply", mw_icnt_stat_descs, mw_icnt_stat_count, &s->reply_net.st,
+                           sizeof s->reply_net.st, 1, false);
+    mw_stat_list_add_group(out, "l2", mw_l2_stat_descs, mw_l2_stat_count, &s->l2[0].st, sizeof s->l2[0], s->nslices,
+                           per_instance);
+    /* DRAM stats live inside opaque controllers: gather them into an array first */
+    struct mw_dram_stats *ds = calloc((size_t)s->nparts, sizeof *ds);
+    if (!ds) return MW_ENOMEM;
+    for (int i = 0; i < s->nparts; i++) ds[i] = *mw_dram_get_stats(s->dram[i]);
+    mw_stat_list_add_group(out, "dram", mw_dram_stat_descs, mw_dram_stat_count, ds, sizeof *ds, s->nparts,
+                           per_instance);
+    /* derived */
+#define GET(n) sget(out, n)
+    mw_stat_list_add(out, "l1d.miss_rate", ratio(GET("l1d.misses"), GET("l1d.accesses")), "L1D misses / accesses", "");
+    mw_stat_list_add(out, "l2.miss_rate", ratio(GET("l2.misses"), GET("l2.accesses")), "L2 misses / accesses", "");
+    mw_stat_list_add(out, "dram.avg_read_latency", ratio(GET("dram.read_latency_sum"), GET("dram.reads_done")),
+                     "mean DRAM read latency, queue entry to last data beat", "dram cycles");
+    double cols = GET("dram.row_hits") + GET("dram.row_misses") + GET("dram.row_conflicts");
+    mw_stat_list_add(out, "dram.row_hit_rate", ratio(GET("dram.row_hits"), cols), "row hits / column commands", "");
+    mw_stat_list_add(out, "mem.avg_load_latency", ratio(GET("sm.load_latency_sum"), GET("sm.load_latency_count")),
+                     "mean load request latency, coalescer to data at the SM", "core cycles");
+    mw_stat_list_add(out, "mem.max_load_latency", GET("sm.load_latency_max"), "largest load request latency",
+                     "core cycles");
+    mw_stat_list_add(out, "l1d.reservation_fails", GET("l1d.line_alloc_fail") + GET("l1d.mshr_fail") + GET("l1d.miss_queue_fail"),
+                     "L1D reservation failures of all causes", "attempt");
+#undef GET
+    free(ds);
+    return 0;
+}

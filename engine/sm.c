@@ -1,0 +1,447 @@
+/* The SM: CTA residency limits, per-warp instruction buffers, the register scoreboard (a ready cycle per
+ * register), N warp schedulers (warp w -> scheduler w % N) that ask the warp-scheduling decision point,
+ * and issue to SP / DP / SFU / tensor pipes with latency and initiation interval, barriers, warp and CTA
+ * completion. Modelled on GPGPU-Sim's shader core (Fermi), without its code structure. */
+#include "sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+MW_STATS_DEFINE(sm, MW_SM_STATS)
+
+enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY };
+
+static uint64_t *pipes_alloc(int n)
+{
+    return calloc((size_t)(n > 0 ? n : 1), sizeof(uint64_t));
+}
+
+int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_err *e)
+{
+    const struct mw_config *c = &s->cfg;
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->nwarps = (int)c->sm.max_warps;
+    sm->warps = calloc((size_t)sm->nwarps, sizeof *sm->warps);
+    sm->ctas = calloc((size_t)c->sm.max_ctas, sizeof *sm->ctas);
+    int ns = (int)c->sm.n_schedulers;
+    sm->sched_warps = calloc((size_t)ns, sizeof *sm->sched_warps);
+    sm->sched_nwarps = calloc((size_t)ns, sizeof *sm->sched_nwarps);
+    sm->sp_free = pipes_alloc((int)c->sm.alu_units);
+    sm->dp_free = pipes_alloc((int)c->sm.alu_units);
+    sm->sfu_free = pipes_alloc((int)c->sm.sfu_units);
+    sm->tensor_free = pipes_alloc(1);
+    if (!sm->warps || !sm->ctas || !sm->sched_warps || !sm->sched_nwarps || !sm->sp_free || !sm->dp_free ||
+        !sm->sfu_free || !sm->tensor_free)
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < ns; i++) {
+        sm->sched_warps[i] = calloc((size_t)sm->nwarps, sizeof(uint16_t));
+        if (!sm->sched_warps[i]) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (int w = 0; w < sm->nwarps; w++) {
+        int k = w % ns;
+        sm->sched_warps[k][sm->sched_nwarps[k]++] = (uint16_t)w;
+    }
+    sm->free_regs = c->sm.registers;
+    sm->free_shmem = c->sm.shmem_bytes;
+    /* LDST slots and L1D are set up by ldst.c */
+    return 0;
+}
+
+void mw_sm_fini(struct mw_sm *sm)
+{
+    free(sm->warps);
+    free(sm->ctas);
+    if (sm->sched_warps) {
+        for (int i = 0; sm->sched_nwarps && i < 16 && sm->sched_warps[i]; i++) free(sm->sched_warps[i]);
+    }
+    free(sm->sched_warps);
+    free(sm->sched_nwarps);
+    free(sm->sp_free);
+    free(sm->dp_free);
+    free(sm->sfu_free);
+    free(sm->tensor_free);
+}
+
+static uint32_t cta_regs(const struct mw_sim *s, const struct mw_kernel *k)
+{
+    /* registers are allocated per warp in reg_alloc_unit chunks, as GPGPU-Sim does for Fermi */
+    uint64_t unit = (uint64_t)s->cfg.sm.reg_alloc_unit;
+    uint64_t per_warp = (uint64_t)k->nregs * MW_WARP_SIZE;
+    per_warp = (per_warp + unit - 1) / unit * unit;
+    return (uint32_t)(per_warp * mw_kernel_cta_warps(k));
+}
+
+bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm)
+{
+    const struct mw_kernel *k = &s->kern;
+    const struct mw_config *c = &s->cfg;
+    uint32_t nw = mw_kernel_cta_warps(k);
+    if (sm->resident_ctas >= c->sm.max_ctas) return false;
+    if (sm->resident_warps + (int)nw > sm->nwarps) return false;
+    if (sm->resident_threads + (int64_t)nw * MW_WARP_SIZE > c->sm.max_threads) return false;
+    if ((int64_t)cta_regs(s, k) > sm->free_regs) return false;
+    if ((int64_t)k->shmem > sm->free_shmem) return false;
+    struct mw_policy_inst *pi = &s->pol[MW_PT_CTA_THROTTLE];
+    const struct mw_cta_throttle_ops *ops = (const struct mw_cta_throttle_ops *)pi->pol;
+    if (ops && ops->limit && sm->resident_ctas >= ops->limit(pi, sm->id, sm->resident_ctas)) return false;
+    return true;
+}
+
+static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w);
+
+int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw_err *e)
+{
+    const struct mw_kernel *k = &s->kern;
+    int slot = -1;
+    for (int i = 0; i < s->cfg.sm.max_ctas; i++)
+        if (!sm->ctas[i].valid) {
+            slot = i;
+            break;
+        }
+    struct mw_cta_slot *cs = &sm->ctas[slot];
+    memset(cs, 0, sizeof *cs);
+    int rc = s->wl.ops->cta_open(&s->wl, cta, &cs->stream, e);
+    if (rc < 0) return rc;
+    cs->valid = true;
+    cs->cta_id = cta;
+    cs->nwarps = mw_kernel_cta_warps(k);
+    cs->regs = cta_regs(s, k);
+    cs->threads = cs->nwarps * MW_WARP_SIZE;
+    cs->shmem = k->shmem;
+    sm->free_regs -= cs->regs;
+    sm->free_shmem -= cs->shmem;
+    sm->resident_ctas++;
+    sm->resident_warps += (int)cs->nwarps;
+    sm->resident_threads += (int)cs->threads;
+    /* warps take the lowest free slots, so the scheduler split (w % N) balances them */
+    uint32_t placed = 0;
+    for (int w = 0; w < sm->nwarps && placed < cs->nwarps; w++) {
+        struct mw_warp *wp = &sm->warps[w];
+        if (wp->state != MW_W_FREE) continue;
+        memset(wp, 0, offsetof(struct mw_warp, reg_ready));
+        memset(wp->reg_ready, 0, sizeof wp->reg_ready);
+        wp->state = MW_W_ACTIVE;
+        wp->cta_slot = (uint16_t)slot;
+        wp->warp_in_cta = placed++;
+        wp->age = s->warp_seq++;
+        fetch(s, sm, wp);
+        if (s->failed) return s->fail_err.code;
+    }
+    sm->st.ctas_launched++;
+    s->gst.ctas++;
+    if (mw_wants(s, MW_EV_CTA_LAUNCH)) {
+        struct mw_event ev = {.kind = MW_EV_CTA_LAUNCH, .sm = sm->id, .cta = slot, .value = cta,
+                              .cycle = mw_core_now(s)};
+        mw_emit(s, &ev);
+    }
+    return 0;
+}
+
+static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
+{
+    int cap = (int)s->cfg.sm.ibuffer_size;
+    struct mw_cta_slot *cs = &sm->ctas[w->cta_slot];
+    while (!w->stream_done && w->ib_n < cap) {
+        struct mw_inst *in = &w->ib[(w->ib_head + w->ib_n) % MW_IB_MAX];
+        struct mw_err e;
+        int rc = s->wl.ops->warp_next(&s->wl, cs->stream, w->warp_in_cta, in, &e);
+        if (rc < 0) {
+            mw_sim_fail(s, &e);
+            return;
+        }
+        if (rc == 0) {
+            w->stream_done = 1;
+            break;
+        }
+        w->ib_n++;
+        if (in->op == MW_OP_EXIT) {
+            w->stream_done = 1;
+            break;
+        }
+    }
+}
+
+static void cta_try_finish(struct mw_sim *s, struct mw_sm *sm, int slot)
+{
+    struct mw_cta_slot *cs = &sm->ctas[slot];
+    if (!cs->valid || cs->warps_exited < cs->nwarps) return;
+    for (int w = 0; w < sm->nwarps; w++) {
+        struct mw_warp *wp = &sm->warps[w];
+        if (wp->state == MW_W_EXITED && wp->cta_slot == slot && (wp->pending_loads || wp->pending_stores))
+            return;
+    }
+    for (int w = 0; w < sm->nwarps; w++) {
+        struct mw_warp *wp = &sm->warps[w];
+        if (wp->state == MW_W_EXITED && wp->cta_slot == slot) wp->state = MW_W_FREE;
+    }
+    s->wl.ops->cta_close(&s->wl, cs->stream);
+    sm->free_regs += cs->regs;
+    sm->free_shmem += cs->shmem;
+    sm->resident_ctas--;
+    sm->resident_warps -= (int)cs->nwarps;
+    sm->resident_threads -= (int)cs->threads;
+    cs->valid = false;
+    s->ctas_done++;
+    if (mw_wants(s, MW_EV_CTA_DONE)) {
+        struct mw_event ev = {.kind = MW_EV_CTA_DONE, .sm = sm->id, .cta = slot, .value = cs->cta_id,
+                              .cycle = mw_core_now(s)};
+        mw_emit(s, &ev);
+    }
+}
+
+/* A warp's outstanding memory finished: an exited warp may complete its CTA. */
+void mw_sm_warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
+{
+    struct mw_warp *wp = &sm->warps[w];
+    wp->wake = 0;
+    if (wp->state == MW_W_EXITED && !wp->pending_loads && !wp->pending_stores) cta_try_finish(s, sm, wp->cta_slot);
+}
+
+static void barrier_check(struct mw_sm *sm, int slot)
+{
+    struct mw_cta_slot *cs = &sm->ctas[slot];
+    if (cs->warps_at_barrier == 0 || cs->warps_at_barrier < cs->nwarps - cs->warps_exited) return;
+    for (int w = 0; w < sm->nwarps; w++) {
+        struct mw_warp *wp = &sm->warps[w];
+        if (wp->cta_slot == slot && wp->state == MW_W_BARRIER) {
+            wp->state = MW_W_ACTIVE;
+            wp->wake = 0;
+        }
+    }
+    cs->warps_at_barrier = 0;
+}
+
+static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
+{
+    struct mw_warp *wp = &sm->warps[w];
+    wp->state = MW_W_EXITED;
+    struct mw_cta_slot *cs = &sm->ctas[wp->cta_slot];
+    cs->warps_exited++;
+    if (mw_wants(s, MW_EV_WARP_EXIT)) {
+        struct mw_event ev = {.kind = MW_EV_WARP_EXIT, .sm = sm->id, .warp = w, .cta = wp->cta_slot,
+                              .cycle = mw_core_now(s)};
+        mw_emit(s, &ev);
+    }
+    barrier_check(sm, wp->cta_slot);
+    cta_try_finish(s, sm, wp->cta_slot);
+}
+
+/* Pipe of an ALU-class op: returns the array and count, NULL for ops that need no pipe. */
+static uint64_t *op_pipes(const struct mw_sim *s, struct mw_sm *sm, int op, int *n, int *lat, int *ii)
+{
+    const struct mw_config *c = &s->cfg;
+    switch (op) {
+    case MW_OP_ALU:
+        *n = (int)c->sm.alu_units, *lat = (int)c->sm.alu_latency, *ii = (int)c->sm.alu_interval;
+        return sm->sp_free;
+    case MW_OP_BRANCH:
+        *n = (int)c->sm.alu_units, *lat = (int)c->sm.branch_latency, *ii = (int)c->sm.alu_interval;
+        return sm->sp_free;
+    case MW_OP_DP:
+        *n = (int)c->sm.alu_units, *lat = (int)c->sm.dp_latency, *ii = (int)c->sm.dp_interval;
+        return sm->sp_free;
+    case MW_OP_SFU:
+        *n = (int)c->sm.sfu_units, *lat = (int)c->sm.sfu_latency, *ii = (int)c->sm.sfu_interval;
+        return sm->sfu_free;
+    case MW_OP_TENSOR:
+        *n = 1, *lat = (int)c->sm.tensor_latency, *ii = (int)c->sm.tensor_interval;
+        return sm->tensor_free;
+    default:
+        *n = 0, *lat = 1, *ii = 1;
+        return NULL;
+    }
+}
+
+static int free_pipe(uint64_t *p, int n, uint64_t now, uint64_t *next)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i] <= now) return i;
+    if (next)
+        for (int i = 0; i < n; i++) *next = mw_min_u64(*next, p[i]);
+    return -1;
+}
+
+/* Can warp w issue its head instruction now? Returns R_READY or the blocking reason; keeps sm->next_ready. */
+static int warp_status(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *wp, uint64_t now)
+{
+    if (wp->state == MW_W_BARRIER) return R_BARRIER;
+    if (wp->state != MW_W_ACTIVE) return R_IDLE;
+    if (wp->ib_n == 0) return R_IBUF;
+    if (now < wp->wake) {
+        if (wp->wake != MW_NEVER) sm->next_ready = mw_min_u64(sm->next_ready, wp->wake);
+        return wp->wake == MW_NEVER ? R_SB_MEM : R_SB_ALU;
+    }
+    const struct mw_inst *in = &wp->ib[wp->ib_head];
+    uint64_t t = 0;
+    for (int i = 0; i < in->nsrc; i++) t = mw_max_u64(t, wp->reg_ready[in->src[i]]);
+    for (int i = 0; i < in->ndst; i++) t = mw_max_u64(t, wp->reg_ready[in->dst[i]]);
+    if (in->op == MW_OP_MEMBAR && wp->pending_stores) t = MW_NEVER;
+    if (t > now) {
+        wp->wake = t;
+        if (t != MW_NEVER) sm->next_ready = mw_min_u64(sm->next_ready, t);
+        return t == MW_NEVER ? R_SB_MEM : R_SB_ALU;
+    }
+    if (mw_op_is_mem(in->op)) {
+        if (!mw_ldst_can_accept(s, sm, in)) return R_LDST;
+    } else {
+        int n, lat, ii;
+        uint64_t *p = op_pipes(s, sm, in->op, &n, &lat, &ii);
+        uint64_t next = MW_NEVER;
+        if (p && free_pipe(p, n, now, &next) < 0) {
+            sm->next_ready = mw_min_u64(sm->next_ready, next);
+            return R_PIPE;
+        }
+    }
+    return R_READY;
+}
+
+static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t now)
+{
+    struct mw_warp *wp = &sm->warps[w];
+    struct mw_inst *in = &wp->ib[wp->ib_head];
+    struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
+    const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
+    if (ops->issued) ops->issued(pi, sm->id, sched, w, in);
+    sm->st.warp_insts++;
+    sm->st.thread_insts += (uint64_t)mw_popcount32(in->mask);
+    wp->insts++;
+    sm->busy = true;
+    int op = in->op;
+    if (mw_op_is_mem(op)) {
+        mw_ldst_issue(s, sm, w, in);
+    } else {
+        int n, lat, ii;
+        uint64_t *p = op_pipes(s, sm, op, &n, &lat, &ii);
+        if (p) {
+            int k = free_pipe(p, n, now, NULL);
+            p[k] = now + (uint64_t)ii;
+        }
+        for (int i = 0; i < in->ndst; i++) wp->reg_ready[in->dst[i]] = now + (uint64_t)lat;
+    }
+    wp->ib_head = (uint8_t)((wp->ib_head + 1) % MW_IB_MAX);
+    wp->ib_n--;
+    wp->wake = 0;
+    if (op == MW_OP_BARRIER) {
+        wp->state = MW_W_BARRIER;
+        sm->ctas[wp->cta_slot].warps_at_barrier++;
+        barrier_check(sm, wp->cta_slot);
+    } else if (op == MW_OP_EXIT) {
+        warp_exit(s, sm, w);
+        return;
+    }
+    fetch(s, sm, wp);
+    if (wp->ib_n == 0 && wp->stream_done && wp->state == MW_W_ACTIVE) warp_exit(s, sm, w); /* no EXIT op */
+}
+
+static const int stall_rank[] = {[R_ISSUED] = 99, [R_IDLE] = 0,   [R_IBUF] = 1,   [R_BARRIER] = 2, [R_SB_MEM] = 3,
+                                 [R_SB_ALU] = 4,  [R_PIPE] = 5,   [R_LDST] = 6,   [R_POLICY] = 7,  [R_READY] = 8};
+
+static void count_stall(struct mw_sm *sm, int reason, uint64_t n)
+{
+    switch (reason) {
+    case R_ISSUED: sm->st.issued += n; break;
+    case R_IDLE: sm->st.stall_idle += n; break;
+    case R_IBUF: sm->st.stall_ibuffer += n; break;
+    case R_BARRIER: sm->st.stall_barrier += n; break;
+    case R_SB_MEM: sm->st.stall_scoreboard_mem += n; break;
+    case R_SB_ALU: sm->st.stall_scoreboard_alu += n; break;
+    case R_PIPE: sm->st.stall_pipe += n; break;
+    case R_LDST: sm->st.stall_ldst += n; break;
+    case R_POLICY: sm->st.stall_policy += n; break;
+    default: break;
+    }
+}
+
+static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
+{
+    struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
+    const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
+    uint16_t ready[256];
+    int reason = R_IDLE;
+    for (int iw = 0; iw < s->cfg.sm.issue_width; iw++) {
+        int n = 0, best = R_IDLE;
+        const uint16_t *list = sm->sched_warps[k];
+        for (int i = 0; i < sm->sched_nwarps[k]; i++) {
+            int w = list[i];
+            struct mw_warp *wp = &sm->warps[w];
+            if (wp->state == MW_W_FREE || wp->state == MW_W_EXITED) continue;
+            int r = warp_status(s, sm, wp, now);
+            if (r == R_READY && ops->qualify && !ops->qualify(pi, sm->id, k, w, &wp->ib[wp->ib_head])) {
+                r = R_POLICY; /* the policy's state may change any cycle: no clock jump past it */
+                sm->next_ready = mw_min_u64(sm->next_ready, now + 1);
+            }
+            if (r == R_READY) ready[n++] = (uint16_t)w;
+            if (stall_rank[r] > stall_rank[best]) best = r;
+        }
+        if (n == 0) {
+            if (iw == 0) reason = best;
+            break;
+        }
+        int idx = 0;
+        if (n > 1) {
+            idx = ops->pick(pi, sm->id, k, ready, n);
+            if (s->failed) return;
+            if (idx < 0 || idx >= n) {
+                struct mw_err e;
+                mw_err_set(&e, MW_EHOOK, NULL, 0, 0,
+                           "warp_scheduler '%s': pick returned %d, expected an index in [0, %d) of the ready warps",
+                           pi->pol->name, idx, n);
+                mw_sim_fail(s, &e);
+                return;
+            }
+        }
+        issue(s, sm, k, ready[idx], now);
+        reason = R_ISSUED;
+        if (s->failed) return;
+    }
+    sm->last_stall[k] = reason;
+    count_stall(sm, reason, 1);
+}
+
+void mw_sm_cycle(struct mw_sim *s, struct mw_sm *sm)
+{
+    uint64_t now = mw_core_now(s);
+    sm->busy = false;
+    sm->next_ready = MW_NEVER;
+    if (sm->resident_warps == 0 && mw_ldst_idle(sm)) {
+        for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE;
+        sm->st.issue_slots += (uint64_t)s->cfg.sm.n_schedulers;
+        sm->st.stall_idle += (uint64_t)s->cfg.sm.n_schedulers;
+        return;
+    }
+    if (sm->resident_warps) sm->st.active_cycles++;
+    mw_ldst_cycle(s, sm);
+    int ns = (int)s->cfg.sm.n_schedulers;
+    for (int k = 0; k < ns; k++) {
+        schedule(s, sm, k, now);
+        if (s->failed) return;
+    }
+    sm->st.issue_slots += (uint64_t)ns;
+}
+
+/* The clock skipped `cycles` core cycles in which this SM could not act: account them as the last cycle. */
+void mw_sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
+{
+    int ns = (int)s->cfg.sm.n_schedulers;
+    sm->st.issue_slots += cycles * (uint64_t)ns;
+    if (sm->resident_warps) sm->st.active_cycles += cycles;
+    for (int k = 0; k < ns; k++) count_stall(sm, sm->resident_warps ? sm->last_stall[k] : R_IDLE, cycles);
+}
+
+/* ---- facts ---- */
+uint64_t mw_warp_age(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].age; }
+bool mw_warp_active(const struct mw_sim *s, int sm, int w)
+{
+    int st = s->sms[sm].warps[w].state;
+    return st == MW_W_ACTIVE || st == MW_W_BARRIER;
+}
+int mw_warp_cta(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].cta_slot; }
+const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w)
+{
+    const struct mw_warp *wp = &s->sms[sm].warps[w];
+    return wp->ib_n ? &wp->ib[wp->ib_head] : NULL;
+}
+uint64_t mw_warp_insts(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].insts; }
+int mw_sm_resident_ctas(const struct mw_sim *s, int sm) { return s->sms[sm].resident_ctas; }
+uint64_t mw_sm_warp_insts(const struct mw_sim *s, int sm) { return s->sms[sm].st.warp_insts; }

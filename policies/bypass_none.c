@@ -1,0 +1,7 @@
+/* L1D bypass: never bypass (the baseline: every global load is cached, allocate-on-miss or on-fill). */
+#include "policies.h"
+
+const struct mw_l1d_bypass_ops mw_pol_bypass_none = {
+    .base = {.point = MW_PT_L1D_BYPASS, .name = "none", .desc = "cache every global load in L1D"},
+    .decide = NULL,
+};

@@ -1,0 +1,7 @@
+/* Cache granularity: fixed whole-line allocation and fetch (128 B on the Fermi baseline). */
+#include "policies.h"
+
+const struct mw_granularity_ops mw_pol_gran_line = {
+    .base = {.point = MW_PT_GRANULARITY, .name = "line", .desc = "fetch and allocate whole lines"},
+    .fetch = NULL, /* NULL: the engine fetches every sector of the line */
+};
