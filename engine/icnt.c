@@ -9,9 +9,10 @@
 
 MW_STATS_DEFINE(icnt, MW_ICNT_STATS)
 
-int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c)
+int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c, uint64_t period_fs)
 {
     memset(x, 0, sizeof *x);
+    x->period_fs = period_fs;
     x->nsrc = nsrc;
     x->ndst = ndst;
     x->flit = (int)c->icnt.flit_bytes;
@@ -71,7 +72,7 @@ void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
         x->queued--;
         x->credits[dst] -= fl;
         x->src_busy[src] = x->dst_busy[dst] = now + (uint64_t)fl;
-        r->t_ready = now + (uint64_t)fl - 1 + (uint64_t)x->latency; /* last flit's arrival */
+        r->t_ready = (now + (uint64_t)fl - 1 + (uint64_t)x->latency) * x->period_fs; /* last flit's arrival */
         mw_fifo_push(&x->arrive[dst], r);
         x->inflight++;
         x->st.packets++;
@@ -80,10 +81,10 @@ void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
     x->rr = (x->rr + 1) % x->nsrc;
 }
 
-struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now)
+struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs)
 {
     struct mw_req *r = x->arrive[dst].head;
-    return r && r->t_ready <= now ? r : NULL;
+    return r && r->t_ready <= now_fs ? r : NULL;
 }
 
 struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
@@ -96,7 +97,7 @@ struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
     return r;
 }
 
-uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now)
+uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_fs)
 {
     uint64_t t = MW_NEVER;
     if (x->queued) {
@@ -106,10 +107,10 @@ uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now)
             int dst = r->port;
             uint64_t when = mw_max_u64(x->src_busy[s], x->dst_busy[dst]);
             if (x->credits[dst] < r->flits) continue; /* waits for a pop, which is someone else's event */
-            t = mw_min_u64(t, mw_max_u64(when, now));
+            t = mw_min_u64(t, mw_max_u64(when, now) * x->period_fs);
         }
     }
     for (int d = 0; d < x->ndst; d++)
-        if (x->arrive[d].head) t = mw_min_u64(t, mw_max_u64(x->arrive[d].head->t_ready, now));
+        if (x->arrive[d].head) t = mw_min_u64(t, mw_max_u64(x->arrive[d].head->t_ready, now_fs));
     return t;
 }

@@ -263,8 +263,9 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
 {
     const struct mw_config *c = &s->cfg;
     /* 1. one fill from DRAM */
+    uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
     struct mw_req *d = l2->from_dram.head;
-    if (d && d->t_ready <= now) {
+    if (d && d->t_ready <= now_fs) {
         mw_fifo_pop(&l2->from_dram);
         ((struct mw_l2mshr *)d->owner)->dram_req = NULL;
         fill(s, l2, d, now);
@@ -277,7 +278,7 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
     }
     /* 3. the lookup pipe's head */
     struct mw_req *r = l2->pipe.head;
-    if (r && r->t_ready <= now) {
+    if (r && r->t_ready <= now_fs) {
         mw_fifo_pop(&l2->pipe);
         if (!lookup(s, l2, r, now)) {
             mw_fifo_push_front(&l2->pipe, r);
@@ -286,25 +287,24 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
     }
     /* 4. accept one request from the interconnect */
     if (!mw_fifo_full(&l2->pipe)) {
-        struct mw_req *in = mw_xbar_peek(&s->req_net, l2->id, s->clk[MW_CLK_ICNT].cycle);
+        struct mw_req *in = mw_xbar_peek(&s->req_net, l2->id, now_fs);
         if (in) {
             mw_xbar_pop(&s->req_net, l2->id);
-            in->t_ready = now + (uint64_t)c->l2.latency;
+            in->t_ready = now_fs + (uint64_t)c->l2.latency * pl2;
             mw_fifo_push(&l2->pipe, in);
         }
     }
     /* 5. the miss queue's head enters the L2->DRAM pipe */
     if (l2->missq.head) {
         struct mw_req *m = mw_fifo_pop(&l2->missq);
-        m->t_ready = now + (uint64_t)c->dram.latency;
+        m->t_ready = now_fs + (uint64_t)c->dram.latency * pl2;
         mw_fifo_push(&l2->to_dram, m);
     }
 }
 
-uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2, uint64_t now)
+uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
 {
-    (void)s;
-    uint64_t t = MW_NEVER;
+    uint64_t t = MW_NEVER, now = s->now_fs;
     if (l2->missq.head || l2->replies.head) return now;
     if (l2->from_dram.head) t = mw_min_u64(t, l2->from_dram.head->t_ready);
     if (l2->pipe.head) t = mw_min_u64(t, l2->pipe.head->t_ready);

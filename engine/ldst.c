@@ -506,7 +506,7 @@ static void slot_done(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
     sm->slots_used--;
 }
 
-void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
+static void drain_missq(struct mw_sim *s, struct mw_sm *sm)
 {
     /* the miss queue drains into the request network */
     while (sm->missq.head && mw_xbar_can_inject(&s->req_net, sm->id)) {
@@ -516,7 +516,14 @@ void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
         sm->busy = true;
         break; /* one request per cycle leaves the SM */
     }
-    if (!sm->slots_used) return;
+}
+
+void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
+{
+    if (!sm->slots_used) {
+        drain_missq(s, sm);
+        return;
+    }
     sm->busy = true;
     sm->st.ldst_busy++;
     /* which instruction's head request goes to L1D this cycle */
@@ -562,8 +569,10 @@ void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
         sm->l1st.miss_queue_fail++;
         break;
     }
-    if (cause != MW_STALL_NONE && sl->verdict[sl->next] < 0x10) sl->verdict[sl->next] = (uint8_t)(0x10 + cause);
-    else if (cause != MW_STALL_NONE && sl->verdict[sl->next] == 0xff) sl->verdict[sl->next] = (uint8_t)(0x10 + cause);
+    /* a failed attempt is remembered so that the bypass policy is asked again with the cause (MRPB) */
+    if (cause != MW_STALL_NONE) sl->verdict[sl->next] = (uint8_t)(0x10 + cause);
+    /* the miss queue drains into the request network after the access, in the same cycle */
+    drain_missq(s, sm);
 }
 
 /* A packet from the reply network reached this SM. */

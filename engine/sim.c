@@ -80,7 +80,8 @@ static int build(struct mw_sim *s, struct mw_err *e)
         if (!rc) rc = mw_ldst_init(s, &s->sms[i], e);
         if (rc) return rc;
     }
-    if (mw_xbar_init(&s->req_net, s->nsms, s->nslices, c) || mw_xbar_init(&s->reply_net, s->nslices, s->nsms, c))
+    uint64_t pi = s->clk[MW_CLK_ICNT].period_fs;
+    if (mw_xbar_init(&s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(&s->reply_net, s->nslices, s->nsms, c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < s->nslices; i++) {
         int rc = mw_l2_init(s, &s->l2[i], i, e);
@@ -268,9 +269,8 @@ static int dispatch(struct mw_sim *s, struct mw_err *e)
 static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
 {
     bool busy = false;
-    uint64_t icnt_now = s->clk[MW_CLK_ICNT].cycle;
     for (int i = 0; i < s->nsms; i++) {
-        struct mw_req *r = mw_xbar_peek(&s->reply_net, i, icnt_now);
+        struct mw_req *r = mw_xbar_peek(&s->reply_net, i, s->now_fs);
         if (r) {
             mw_xbar_pop(&s->reply_net, i);
             mw_sm_reply(s, &s->sms[i], r);
@@ -303,7 +303,7 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
 
 static void dram_tick(struct mw_sim *s)
 {
-    uint64_t now = s->clk[MW_CLK_DRAM].cycle, l2now = s->clk[MW_CLK_L2].cycle;
+    uint64_t now = s->clk[MW_CLK_DRAM].cycle, now_fs = s->now_fs;
     int nsub = (int)s->cfg.l2.subpartitions;
     for (int p = 0; p < s->nparts; p++) {
         struct mw_dram *d = s->dram[p];
@@ -311,7 +311,7 @@ static void dram_tick(struct mw_sim *s)
         for (int k = 0; k < nsub; k++) {
             struct mw_l2 *l2 = &s->l2[p * nsub + (int)((now + (uint64_t)k) % (uint64_t)nsub)];
             struct mw_req *r = l2->to_dram.head;
-            if (r && r->t_ready <= l2now && mw_dram_can_accept(d, r->kind)) {
+            if (r && r->t_ready <= now_fs && mw_dram_can_accept(d, r->kind)) {
                 mw_fifo_pop(&l2->to_dram);
                 mw_dram_push(d, r, now);
                 break;
@@ -322,7 +322,7 @@ static void dram_tick(struct mw_sim *s)
         while ((r = mw_dram_pop_done(d))) {
             if (r->kind == MW_REQ_READ) {
                 struct mw_l2 *l2 = &s->l2[r->slice];
-                r->t_ready = l2now + (uint64_t)s->cfg.dram.latency;
+                r->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * s->clk[MW_CLK_L2].period_fs;
                 mw_fifo_push(&l2->from_dram, r);
             } else {
                 mw_req_free(&s->pool, r);
@@ -346,21 +346,11 @@ static uint64_t core_next_event(struct mw_sim *s)
     return t;
 }
 
-/* fs time of domain d's cycle `cyc` (>= its current cycle). */
+/* Start time (fs) of domain clock c's cycle `cyc`. */
 static uint64_t fs_of(const struct mw_clock *c, uint64_t cyc)
 {
     if (cyc == MW_NEVER) return MW_NEVER;
-    return c->next_fs + (cyc - c->cycle) * c->period_fs;
-}
-
-static bool all_idle(const struct mw_sim *s)
-{
-    if (s->req_net.queued || s->req_net.inflight || s->reply_net.queued || s->reply_net.inflight) return false;
-    for (int i = 0; i < s->nslices; i++)
-        if (!mw_l2_idle(&s->l2[i])) return false;
-    for (int i = 0; i < s->nparts; i++)
-        if (mw_dram_pending(s->dram[i])) return false;
-    return true;
+    return cyc * c->period_fs;
 }
 
 /* Nothing moved in the core last cycle: jump every clock to the earliest pending event, if it is later. */
@@ -368,18 +358,12 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
 {
     uint64_t tc = core_next_event(s);
     if (tc <= mw_now(s)) return 0;
-    uint64_t ev[MW_CLK_N] = {fs_of(&s->clk[MW_CLK_CORE], tc), MW_NEVER, MW_NEVER, MW_NEVER};
-    uint64_t ic = mw_min_u64(mw_xbar_next_event(&s->req_net, s->clk[MW_CLK_ICNT].cycle),
-                             mw_xbar_next_event(&s->reply_net, s->clk[MW_CLK_ICNT].cycle));
-    ev[MW_CLK_ICNT] = fs_of(&s->clk[MW_CLK_ICNT], ic);
-    uint64_t lc = MW_NEVER;
-    for (int i = 0; i < s->nslices; i++) lc = mw_min_u64(lc, mw_l2_next_event(s, &s->l2[i], s->clk[MW_CLK_L2].cycle));
-    ev[MW_CLK_L2] = fs_of(&s->clk[MW_CLK_L2], lc);
-    uint64_t dc = MW_NEVER;
-    for (int i = 0; i < s->nparts; i++) dc = mw_min_u64(dc, mw_dram_next_event(s->dram[i], s->clk[MW_CLK_DRAM].cycle));
-    ev[MW_CLK_DRAM] = fs_of(&s->clk[MW_CLK_DRAM], dc);
-    uint64_t T = MW_NEVER;
-    for (int i = 0; i < MW_CLK_N; i++) T = mw_min_u64(T, ev[i]);
+    uint64_t T = fs_of(&s->clk[MW_CLK_CORE], tc);
+    T = mw_min_u64(T, mw_xbar_next_event(&s->req_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
+    T = mw_min_u64(T, mw_xbar_next_event(&s->reply_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
+    for (int i = 0; i < s->nslices; i++) T = mw_min_u64(T, mw_l2_next_event(s, &s->l2[i]));
+    for (int i = 0; i < s->nparts; i++)
+        T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_DRAM], mw_dram_next_event(s->dram[i], s->clk[MW_CLK_DRAM].cycle)));
     if (T == MW_NEVER) {
         if (s->kernel_active || !s->wl_done)
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
@@ -432,6 +416,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
         if (mw_now(s) >= stop || s->interrupt) return 0;
         uint64_t T = MW_NEVER;
         for (int i = 0; i < MW_CLK_N; i++) T = mw_min_u64(T, s->clk[i].next_fs);
+        s->now_fs = T;
         bool core_busy = true, core_ticked = false;
         int rc = 0;
         if (s->clk[MW_CLK_CORE].next_fs == T) {

@@ -198,8 +198,9 @@ struct mw_sm {
 struct mw_xbar {
     int nsrc, ndst;
     int flit, latency, credits_init;
+    uint64_t period_fs;          /* interconnect clock period: arrival times are kept in fs */
     struct mw_req_fifo *inq;     /* per source */
-    struct mw_req_fifo *arrive;  /* per destination, in arrival order; req->t_ready = arrival cycle */
+    struct mw_req_fifo *arrive;  /* per destination, in arrival order; req->t_ready = arrival time (fs) */
     uint64_t *src_busy, *dst_busy;
     int *credits;                /* per destination, flits */
     int rr;
@@ -223,7 +224,7 @@ struct mw_l2mshr {
 struct mw_l2 {
     int id, partition;
     struct mw_tags tags;
-    struct mw_req_fifo pipe;    /* lookup pipeline; req->t_ready = cycle it reaches the tags */
+    struct mw_req_fifo pipe;    /* lookup pipeline; req->t_ready = time (fs) it reaches the tags */
     struct mw_l2mshr *mshr;
     int mshr_used;
     struct mw_req_fifo missq;   /* toward DRAM (reads and writebacks) */
@@ -299,19 +300,21 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
 int mw_coalesce(const struct mw_sim *s, const struct mw_inst *in, struct mw_coal_req *out);
 bool mw_ldst_idle(const struct mw_sm *sm);
 
-int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c);
+/* Cross-domain hand-offs carry absolute times in femtoseconds (req->t_ready); a consumer takes an item once
+ * s->now_fs has reached it, whatever its own clock. */
+int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c, uint64_t period_fs);
 void mw_xbar_fini(struct mw_xbar *x);
 bool mw_xbar_can_inject(const struct mw_xbar *x, int src);
 void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int bytes);
 void mw_xbar_cycle(struct mw_xbar *x, uint64_t now);
-struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now);
+struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs);
 struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst);
-uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now);
+uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_fs); /* fs */
 
 int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e);
 void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2);
 void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
-uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2, uint64_t now);
+uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2); /* fs */
 bool mw_l2_idle(const struct mw_l2 *l2);
 
 /* address mapping */

@@ -1,0 +1,250 @@
+/* The moonwarp command: `run` a workload on a machine config, `list-policies`, `list-workloads`, `dram`
+ * (the DRAM controller alone on a request trace). Bad input exits 2 with file:line:col: message. */
+#include "config.h"
+#include "policy.h"
+#include "report.h"
+#include "sim.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int mw_cmd_dram(int argc, char **argv) __attribute__((weak));
+
+enum { EXIT_INPUT = 2, EXIT_RUN = 3 };
+
+static void usage(FILE *f)
+{
+    fputs("usage:\n"
+          "  moonwarp run --config FILE.yaml (--workload NAME [--size S] | --trace DIR|kernelslist.g)\n"
+          "               [--set section.key=value]... [--seed N] [--out DIR] [--max-cycles N] [--quiet]\n"
+          "  moonwarp list-policies        every decision point, policy, parameter and default\n"
+          "  moonwarp list-workloads       built-in workloads\n"
+          "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n",
+          f);
+}
+
+static int print_err(const struct mw_err *e)
+{
+    char buf[1600];
+    fprintf(stderr, "moonwarp: %s\n", mw_err_str(e, buf, sizeof buf));
+    return e->code == MW_EHOOK ? EXIT_RUN : EXIT_INPUT;
+}
+
+static int list_policies(void)
+{
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        printf("%s\n", mw_point_names[pt]);
+        for (const struct mw_policy *const *p = mw_policies((enum mw_point)pt); *p; p++) {
+            printf("  %-12s %s\n", (*p)->name, (*p)->desc);
+            for (int i = 0; i < (*p)->nparams; i++) {
+                const struct mw_param_desc *d = &(*p)->params[i];
+                static const char *const tn[] = {"int", "number", "bool", "enum"};
+                printf("      %-16s %-6s default %-8s %s", d->name, tn[d->type], d->def, d->help);
+                if (d->type == MW_PP_ENUM) printf(" (%s)", d->choices);
+                else if (d->type != MW_PP_BOOL) printf(" [%g, %g]", d->min, d->max);
+                printf("\n");
+            }
+        }
+    }
+    return 0;
+}
+
+static int list_workloads(void)
+{
+    printf("%-22s %-10s %-22s %s\n", "name", "suite", "sizes", "description");
+    for (int i = 0; i < mw_builtin_nworkloads; i++) {
+        const struct mw_builtin_desc *d = &mw_builtin_workloads[i];
+        printf("%-22s %-10s %-22s %s\n", d->name, d->suite, d->sizes, d->desc);
+    }
+    return 0;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct progress {
+    double t0;
+    bool shown;
+};
+
+static void on_progress(void *ud, const struct mw_sim *s)
+{
+    struct progress *p = ud;
+    double dt = wall_now() - p->t0;
+    fprintf(stderr, "\r  cycle %12llu  %8.1f s  %10.0f cycles/s", (unsigned long long)mw_now(s), dt,
+            dt > 0 ? (double)mw_now(s) / dt : 0.0);
+    p->shown = true;
+}
+
+static struct mw_sim *interrupt_target;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (interrupt_target) mw_sim_interrupt(interrupt_target);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *cfg_path = NULL, *wl_name = NULL, *trace = NULL, *out = ".", *size = NULL;
+    const char *sets[256];
+    int nsets = 0;
+    long long seed = -1, max_cycles = -1;
+    bool quiet = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDV()                                                 \
+    if (!v) {                                                   \
+        fprintf(stderr, "moonwarp: %s needs a value\n", a);     \
+        return EXIT_INPUT;                                      \
+    }                                                           \
+    i++
+        if (!strcmp(a, "--config")) {
+            NEEDV();
+            cfg_path = v;
+        } else if (!strcmp(a, "--workload")) {
+            NEEDV();
+            wl_name = v;
+        } else if (!strcmp(a, "--trace")) {
+            NEEDV();
+            trace = v;
+        } else if (!strcmp(a, "--size")) {
+            NEEDV();
+            size = v;
+        } else if (!strcmp(a, "--out")) {
+            NEEDV();
+            out = v;
+        } else if (!strcmp(a, "--set")) {
+            NEEDV();
+            if (nsets == 256) {
+                fprintf(stderr, "moonwarp: too many --set options\n");
+                return EXIT_INPUT;
+            }
+            sets[nsets++] = v;
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--max-cycles")) {
+            NEEDV();
+            char *end;
+            errno = 0;
+            long long x = strtoll(v, &end, 0);
+            if (errno || *end || x < 0) {
+                fprintf(stderr, "moonwarp: %s: '%s' is not a non-negative integer\n", a, v);
+                return EXIT_INPUT;
+            }
+            if (!strcmp(a, "--seed")) seed = x;
+            else max_cycles = x;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
+        else {
+            fprintf(stderr, "moonwarp run: unknown option '%s'\n", a);
+            usage(stderr);
+            return EXIT_INPUT;
+        }
+#undef NEEDV
+    }
+    if (!wl_name == !trace) {
+        fprintf(stderr, "moonwarp run: give exactly one of --workload and --trace\n");
+        return EXIT_INPUT;
+    }
+    struct mw_err e;
+    mw_err_clear(&e);
+    static struct mw_config cfg;
+    mw_config_defaults(&cfg);
+    if (cfg_path && mw_config_load_file(&cfg, cfg_path, &e)) return print_err(&e);
+    for (int i = 0; i < nsets; i++)
+        if (mw_config_set(&cfg, sets[i], &e)) return print_err(&e);
+    if (seed >= 0) cfg.sim.seed = seed;
+    if (max_cycles >= 0) cfg.sim.max_cycles = max_cycles;
+    if (mw_config_validate(&cfg, &e)) return print_err(&e);
+
+    struct mw_workload wl;
+    int rc = trace ? mw_workload_open_trace(&wl, trace, &e)
+                   : mw_workload_open_builtin(&wl, wl_name, size, (uint64_t)cfg.sim.seed, &e);
+    if (rc) return print_err(&e);
+    struct mw_sim *s = mw_sim_create(&cfg, &e);
+    if (!s) {
+        mw_workload_close(&wl);
+        return print_err(&e);
+    }
+    if (mw_sim_set_workload(s, &wl, &e)) {
+        mw_sim_destroy(s);
+        return print_err(&e);
+    }
+    struct stat sb;
+    if (stat(out, &sb) != 0 && mkdir(out, 0777) != 0) {
+        fprintf(stderr, "moonwarp: cannot create output folder '%s': %s\n", out, strerror(errno));
+        mw_sim_destroy(s);
+        return EXIT_INPUT;
+    }
+    struct progress pr = {.t0 = wall_now()};
+    if (!quiet) mw_sim_set_progress(s, on_progress, &pr, 1000);
+    interrupt_target = s;
+    signal(SIGINT, on_sigint);
+    double t0 = wall_now();
+    rc = mw_sim_run(s, 0, &e);
+    double wall = wall_now() - t0;
+    signal(SIGINT, SIG_DFL);
+    interrupt_target = NULL;
+    if (pr.shown) fputc('\n', stderr);
+    if (rc < 0) {
+        int x = print_err(&e);
+        fprintf(stderr, "moonwarp: the run stopped at core cycle %llu; no stats written\n",
+                (unsigned long long)mw_now(s));
+        mw_sim_destroy(s);
+        return x;
+    }
+    struct mw_stat_list l;
+    mw_stat_list_init(&l);
+    mw_sim_stats(s, &l, true);
+    const struct mw_stat_entry *cyc = mw_stat_list_get(&l, "gpu.cycles"), *wi = mw_stat_list_get(&l, "gpu.warp_insts");
+    struct mw_run_info ri = {.config = cfg_path ? cfg_path : "(defaults)",
+                             .workload = trace ? trace : wl_name,
+                             .seed = (uint64_t)cfg.sim.seed,
+                             .wall_s = wall,
+                             .cycles_per_s = wall > 0 ? cyc->value / wall : 0,
+                             .warp_insts_per_s = wall > 0 ? wi->value / wall : 0,
+                             .completed = rc == 1};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/stats.json", out);
+    if (!quiet) {
+        printf("moonwarp: %s on %s%s\n", ri.workload, ri.config, rc == 1 ? "" : " (stopped before completion)");
+        mw_print_summary(stdout, &l);
+    }
+    printf("speed: %.0f simulated cycles/s, %.0f warp instructions/s (%.0f cycles, %.0f warp insts in %.3f s)\n",
+           ri.cycles_per_s, ri.warp_insts_per_s, cyc->value, wi->value, wall);
+    int ret = 0;
+    if (mw_write_stats_json(path, &l, &ri, &e)) ret = print_err(&e);
+    else if (!quiet) printf("stats: %s\n", path);
+    mw_stat_list_fini(&l);
+    mw_sim_destroy(s);
+    return ret;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "list-policies") || !strcmp(cmd, "--list-policies")) return list_policies();
+    if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();
+    if (!strcmp(cmd, "dram") && mw_cmd_dram) return mw_cmd_dram(argc - 1, argv + 1);
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "moonwarp: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_INPUT;
+}
