@@ -456,7 +456,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             s->done = true;
             break;
         }
-        if (core_ticked && !core_busy) {
+        if (core_ticked && !core_busy && s->cfg.sim.fast_forward) {
             rc = try_jump(s, stop, e);
             if (rc) return rc;
         }

@@ -1,0 +1,269 @@
+/* Whole-machine tests with hand-computed expectations: one load's latency through L1D, interconnect, L2 and
+ * DRAM; a DRAM row hit vs a row conflict; MSHR merging; line-allocation stalls of a column-strided load on a
+ * 4-way L1D; clock fast-forward and repeated runs giving identical statistics. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "kgen.h"
+#include "sim.h"
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a tiny programmable workload: one CTA, each warp runs the same list of loads ---- */
+struct tw {
+    uint64_t addr[4]; /* per load: base address; lane l reads base + 4*l (one 128 B line) */
+    int nloads;
+    bool dependent;   /* each load's address register depends on the previous load */
+};
+
+static uint64_t ld0(const struct mw_tctx *t, int64_t it, const void *d)
+{
+    (void)it;
+    return ((const struct tw *)d)->addr[0] + 4 * t->lane;
+}
+static uint64_t ld1(const struct mw_tctx *t, int64_t it, const void *d)
+{
+    (void)it;
+    return ((const struct tw *)d)->addr[1] + 4 * t->lane;
+}
+
+static struct tw g_tw;
+static void no_free(void *p) { (void)p; }
+
+static void open_loads(struct mw_workload *w, int threads, uint64_t a0, uint64_t a1, int nloads)
+{
+    static const struct mw_tinst two[] = {
+        MW_T_LD(2, 1, ld0),   /* r2 = A[...]            */
+        MW_T_ALU(1, 2, 2),    /* r1 = f(r2): next address depends on the first load */
+        MW_T_LD(3, 1, ld1),   /* r3 = B[...]            */
+        MW_T_ALU(4, 3, 3),
+    };
+    g_tw.addr[0] = a0, g_tw.addr[1] = a1, g_tw.nloads = nloads;
+    struct mw_kgen_kernel *k = calloc(1, sizeof *k);
+    snprintf(k->k.name, sizeof k->k.name, "test_loads");
+    k->k.grid[0] = k->k.grid[1] = k->k.grid[2] = 1;
+    k->k.block[0] = (uint32_t)threads, k->k.block[1] = k->k.block[2] = 1;
+    k->k.nregs = 8;
+    k->pro = two;
+    k->npro = nloads == 1 ? 2 : 4;
+    k->data = &g_tw;
+    struct mw_kgen_program p = {.kernels = k, .nkernels = 1, .owned = NULL, .free_owned = no_free};
+    struct mw_err e;
+    assert_int_equal(mw_kgen_workload(w, "test_loads", &p, &e), 0);
+}
+
+static void base_config(struct mw_config *c)
+{
+    struct mw_err e;
+    mw_config_defaults(c);
+    /* one SM, every clock at 700 MHz so that all latencies add up in one unit */
+    const char *sets[] = {"gpu.n_sms=1", "clock.dram_mhz=700", "dram.address_map=RRRRRRRRRRRRBBBBCCCCCCSSSSSS"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) assert_int_equal(mw_config_set(c, sets[i], &e), 0);
+}
+
+static double stat(struct mw_stat_list *l, const char *name)
+{
+    const struct mw_stat_entry *s = mw_stat_list_get(l, name);
+    if (!s) fail_msg("no stat '%s'", name);
+    return s->value;
+}
+
+static void run_collect(const struct mw_config *c, struct mw_workload *w, struct mw_stat_list *l)
+{
+    struct mw_err e;
+    struct mw_sim *s = mw_sim_create(c, &e);
+    if (!s) fail_msg("create: %s", e.msg);
+    assert_int_equal(mw_sim_set_workload(s, w, &e), 0);
+    int rc = mw_sim_run(s, 0, &e);
+    if (rc != 1) fail_msg("run: %d %s", rc, e.msg);
+    mw_stat_list_init(l);
+    assert_int_equal(mw_sim_stats(s, l, true), 0);
+    mw_sim_destroy(s);
+}
+
+/* Latency of one load that misses L1D and L2 and opens a DRAM row, from the L1D access to the data at the SM.
+ * Each term is a configured latency or a documented hand-off:
+ *   request crossbar      icnt.latency (1 flit)
+ *   L2 lookup pipe        l2.latency
+ *   L2 -> DRAM pipe       dram.latency
+ *   DRAM, idle bank       1 (enters the queue the cycle after it is offered) + tRCD + tCL + burst cycles
+ *   DRAM -> L2 pipe       dram.latency
+ *   reply hand-off        1 (the L2 injects after the interconnect has ticked in that instant)
+ *   reply crossbar        icnt.latency + (flits - 1), flits = ceil((header + 128) / flit) = 5 */
+static void test_single_miss_latency(void **st)
+{
+    (void)st;
+    struct mw_config c;
+    base_config(&c);
+    struct mw_workload w;
+    open_loads(&w, 32, 0x100000, 0, 1);
+    struct mw_stat_list l;
+    run_collect(&c, &w, &l);
+    uint64_t burst = (uint64_t)(c.dram.burst_length / c.dram.data_rate);
+    uint64_t flits = (uint64_t)((c.icnt.header_bytes + 128 + c.icnt.flit_bytes - 1) / c.icnt.flit_bytes);
+    uint64_t expect = (uint64_t)c.icnt.latency + (uint64_t)c.l2.latency + (uint64_t)c.dram.latency +
+                      (1 + (uint64_t)c.dram.tRCD + (uint64_t)c.dram.tCL + burst) + (uint64_t)c.dram.latency + 1 +
+                      (uint64_t)c.icnt.latency + flits - 1;
+    assert_int_equal((uint64_t)stat(&l, "mem.max_load_latency"), expect);
+    assert_int_equal((uint64_t)stat(&l, "l1d.misses"), 1);
+    assert_int_equal((uint64_t)stat(&l, "l2.misses"), 1);
+    assert_int_equal((uint64_t)stat(&l, "dram.reads"), 1);
+    assert_int_equal((uint64_t)stat(&l, "dram.row_misses"), 1);
+    assert_int_equal((uint64_t)stat(&l, "dram.avg_read_latency"), 1 + c.dram.tRCD + c.dram.tCL + (int64_t)burst);
+    mw_stat_list_fini(&l);
+}
+
+/* Two dependent loads to the same DRAM bank: the second hits the open row, or conflicts with it. The runs
+ * differ only in the second load's DRAM service: a conflict costs tRP + tRCD more than a hit. Addresses:
+ * interleave 256 B over 6 partitions x 2 slices, so +12 x 256 B stays in the slice; the local address then
+ * moves by 512 B (column bits) or 64 KB (the next row, same bank). */
+static void test_row_hit_vs_conflict(void **st)
+{
+    (void)st;
+    struct mw_config c;
+    base_config(&c);
+    uint64_t a = 0x200000;
+    uint64_t hit = a + 2 * 6 * 256;          /* local + 512: same row and bank, another column */
+    uint64_t conflict = a + 256ull * 6 * 256; /* local + 64 KB: next row, same bank */
+    struct mw_workload w;
+    struct mw_stat_list lh, lc;
+    open_loads(&w, 32, a, hit, 2);
+    run_collect(&c, &w, &lh);
+    open_loads(&w, 32, a, conflict, 2);
+    run_collect(&c, &w, &lc);
+    assert_int_equal((uint64_t)stat(&lh, "dram.row_hits"), 1);
+    assert_int_equal((uint64_t)stat(&lc, "dram.row_conflicts"), 1);
+    assert_int_equal((uint64_t)(stat(&lc, "gpu.cycles") - stat(&lh, "gpu.cycles")), c.dram.tRP + c.dram.tRCD);
+    assert_true(stat(&lh, "dram.row_hits") + stat(&lh, "dram.row_misses") == 2);
+    mw_stat_list_fini(&lh);
+    mw_stat_list_fini(&lc);
+}
+
+/* Two warps of one CTA load the same line at about the same time: one MSHR entry, one L2 read, one DRAM read. */
+static void test_mshr_merge(void **st)
+{
+    (void)st;
+    struct mw_config c;
+    base_config(&c);
+    struct mw_workload w;
+    open_loads(&w, 64, 0x300000, 0, 1);
+    struct mw_stat_list l;
+    run_collect(&c, &w, &l);
+    assert_int_equal((uint64_t)stat(&l, "l1d.misses"), 2);
+    assert_int_equal((uint64_t)stat(&l, "l1d.mshr_merges"), 1);
+    assert_int_equal((uint64_t)stat(&l, "l2.accesses"), 1);
+    assert_int_equal((uint64_t)stat(&l, "dram.reads"), 1);
+    mw_stat_list_fini(&l);
+}
+
+/* One warp's column-strided load: 32 lanes 4096 B apart = 32 lines in one set of a 32-set L1D. A 4-way set
+ * reserves 4 lines (allocate-on-miss); the fifth request finds every way reserved and stalls the LDST unit
+ * until a fill frees one, so line-allocation failures appear; with 32 ways there are none. */
+static void test_colstride_line_alloc(void **st)
+{
+    (void)st;
+    struct mw_config c;
+    base_config(&c);
+    struct mw_err e;
+    struct mw_workload w;
+    assert_int_equal(mw_workload_open_builtin(&w, "micro.colstride", "tiny", 1, &e), 0);
+    struct mw_stat_list l;
+    run_collect(&c, &w, &l);
+    assert_int_equal((uint64_t)stat(&l, "sm.coalesced_reqs"), 32 + 1); /* the load, then the epilogue's store */
+    assert_int_equal((uint64_t)stat(&l, "l1d.misses"), 32);
+    assert_true(stat(&l, "l1d.line_alloc_fail") > 0);
+    assert_int_equal((uint64_t)stat(&l, "l1d.line_alloc_fail"), (uint64_t)stat(&l, "sm.ldst_stall_line_alloc"));
+    assert_int_equal((uint64_t)stat(&l, "l1d.mshr_fail"), 0);
+    mw_stat_list_fini(&l);
+
+    struct mw_config c32 = c;
+    assert_int_equal(mw_config_set(&c32, "l1d.assoc=32", &e), 0);
+    assert_int_equal(mw_workload_open_builtin(&w, "micro.colstride", "tiny", 1, &e), 0);
+    run_collect(&c32, &w, &l);
+    assert_int_equal((uint64_t)stat(&l, "l1d.line_alloc_fail"), 0);
+    mw_stat_list_fini(&l);
+}
+
+/* The coalescer on that load: 32 requests, every one in the same set. */
+static void test_colstride_one_set(void **st)
+{
+    (void)st;
+    struct mw_config c;
+    base_config(&c);
+    struct mw_err e;
+    struct mw_sim *s = mw_sim_create(&c, &e);
+    assert_non_null(s);
+    struct mw_inst in = {.op = MW_OP_LD_GLOBAL, .width = 4, .mask = 0xffffffffu};
+    for (int l = 0; l < 32; l++) in.addr[l] = 0x10000000ull + 4096ull * (uint64_t)l + 8;
+    struct mw_coal_req r[64];
+    int n = mw_coalesce(s, &in, r);
+    assert_int_equal(n, 32);
+    for (int i = 0; i < n; i++) assert_int_equal(r[i].set, r[0].set);
+    /* and a coalesced load: 32 consecutive floats = one 128 B request */
+    for (int l = 0; l < 32; l++) in.addr[l] = 0x10000000ull + 4ull * (uint64_t)l;
+    n = mw_coalesce(s, &in, r);
+    assert_int_equal(n, 1);
+    assert_int_equal(r[0].size, 128);
+    /* 8 lanes in one 32 B sector: shrunk to a 32 B request (Fermi rule) */
+    in.mask = 0xff;
+    n = mw_coalesce(s, &in, r);
+    assert_int_equal(n, 1);
+    assert_int_equal(r[0].size, 32);
+    mw_sim_destroy(s);
+}
+
+static void same_lists(struct mw_stat_list *a, struct mw_stat_list *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (int i = 0; i < a->n; i++) {
+        assert_string_equal(a->v[i].name, b->v[i].name);
+        if (memcmp(&a->v[i].value, &b->v[i].value, sizeof(double)) != 0)
+            fail_msg("%s differs: %.17g vs %.17g", a->v[i].name, a->v[i].value, b->v[i].value);
+    }
+}
+
+/* The same config, workload and seed give bit-identical stats; fast-forwarding the clocks changes nothing. */
+static void test_determinism_and_fast_forward(void **st)
+{
+    (void)st;
+    const char *wls[] = {"micro.stream", "micro.colstride"};
+    for (int k = 0; k < 2; k++) {
+        struct mw_config c;
+        struct mw_err e;
+        mw_config_defaults(&c);
+        struct mw_workload w;
+        struct mw_stat_list a, b, f;
+        assert_int_equal(mw_workload_open_builtin(&w, wls[k], "small", 7, &e), 0);
+        run_collect(&c, &w, &a);
+        assert_int_equal(mw_workload_open_builtin(&w, wls[k], "small", 7, &e), 0);
+        run_collect(&c, &w, &b);
+        same_lists(&a, &b);
+        assert_int_equal(mw_config_set(&c, "sim.fast_forward=false", &e), 0);
+        assert_int_equal(mw_workload_open_builtin(&w, wls[k], "small", 7, &e), 0);
+        run_collect(&c, &w, &f);
+        same_lists(&a, &f);
+        assert_true(stat(&a, "gpu.warp_insts") > 0);
+        mw_stat_list_fini(&a);
+        mw_stat_list_fini(&b);
+        mw_stat_list_fini(&f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_miss_latency),
+        cmocka_unit_test(test_row_hit_vs_conflict),
+        cmocka_unit_test(test_mshr_merge),
+        cmocka_unit_test(test_colstride_line_alloc),
+        cmocka_unit_test(test_colstride_one_set),
+        cmocka_unit_test(test_determinism_and_fast_forward),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
