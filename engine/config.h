@@ -107,6 +107,9 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(dram, write_low, INT, 80, 0, 4096, "requests", "stop draining writes at this many (split mode)")        \
     F(dram, max_row_hits, INT, 0, 0, 1 << 20, "requests", "row hits served before an older miss may close the row (0 = no cap)") \
     F(dram, return_queue, INT, 32, 1, 4096, "requests", "completed reads waiting to go back to L2")          \
+    F(dram, input_queue, INT, 0, 0, 4096, "requests",                                                         \
+      "requests buffered ahead of the scheduler queue, moved into it one per cycle in arrival order "        \
+      "(DRAMSim3's transaction queue in front of its command queue; 0 = none)")                              \
     F(dram, address_map, STR, "RRRR.RRRRRRRR.BBBBCCCC.CCSSSSSS", 0, 0, "",                                     \
       "partition-local address bits, MSB first: R row, B bank, C column, S byte ('.' ignored)")
 
@@ -170,7 +173,8 @@ struct mw_config {
         int64_t latency, banks, bank_groups, bus_bytes, burst_length, data_rate, tCL, tCWL, tRCD, tRCDWR, tRP,
             tRAS, tRC, tRRD, tCCD, tCCDL, tWR, tWTR, tRTP, tRTRS;
         int queue_mode;
-        int64_t queue_size, read_queue, write_queue, write_high, write_low, max_row_hits, return_queue;
+        int64_t queue_size, read_queue, write_queue, write_high, write_low, max_row_hits, return_queue,
+            input_queue;
         char address_map[MW_STR_MAX];
     } dram;
     /* policies: one choice per decision point, indexed by enum mw_point */

@@ -54,4 +54,46 @@ void mw_dram_decode(const struct mw_dram *d, uint64_t local_addr, uint32_t *bank
 uint32_t mw_dram_open_row(const struct mw_dram *d, int bank);
 int mw_dram_queue_len(const struct mw_dram *d);
 
+/* ---- additions: timing table, diagnostics ---------------------------------------------------------------
+ * Scheduling model (dram.c has the details):
+ *  - A request pushed at cycle t is in the queue from t+1 (its arrival) and can have its first command
+ *    issued from t+2: one cycle to decode it into commands (DRAMSim3's transaction -> command step). With
+ *    dram.input_queue > 0 it first waits in an input FIFO of that size; the FIFO's head moves into the
+ *    scheduler queue (one per cycle, after the command of that cycle) when there is room, and is schedulable
+ *    from the next cycle. can_accept() then asks about the FIFO.
+ *  - Each bank that is not serving a request asks the policy's pick() which queued request it serves next.
+ *    The choice stays open (pick() is asked again when the bank's candidates or state change) until the
+ *    choice's first command (PRE, ACT or column) issues; from then on the bank is committed to it.
+ *  - One command per cycle: among the banks whose next command meets every timing constraint, the one whose
+ *    request arrived first (smallest id) issues.
+ *  - max_row_hits = N > 0: once N column commands have been served since the bank's ACT, an older request to
+ *    another row of that bank may close the row as soon as its PRE is allowed; the controller then hides the
+ *    younger row hits from pick(). N = 4 is DRAMSim3's hard-coded cap.
+ *  - A request of more than one atom (bus_bytes * burst_length bytes) issues one column command per atom.
+ *  - Completion (pop_done) sets r->t_ready to the completion cycle: the cycle after the last data beat. */
+enum mw_dram_cmd { MW_DCMD_ACT = 0, MW_DCMD_PRE, MW_DCMD_RD, MW_DCMD_WR, MW_DCMD_COUNT };
+enum mw_dram_scope {
+    MW_DSCOPE_BANK = 0,  /* the same bank */
+    MW_DSCOPE_GROUP,     /* another bank of the same bank group */
+    MW_DSCOPE_OTHER,     /* a bank of another bank group */
+    MW_DSCOPE_COUNT
+};
+extern const char *const mw_dram_cmd_names[MW_DCMD_COUNT]; /* "ACT", "PRE", "RD", "WR" */
+/* Minimum cycles from command `from` to command `to` in the given scope (0 = no constraint). */
+int mw_dram_timing(const struct mw_dram *d, int from, int to, int scope);
+/* Data-bus cycles of one atom (burst_length / data_rate) and bytes of one atom. */
+int mw_dram_burst_cycles(const struct mw_dram *d);
+int mw_dram_atom_bytes(const struct mw_dram *d);
+/* Bank group of a bank: its low bits (bank mod bank_groups), as in DRAMSim3's "...ba bg co" GDDR5 layout. */
+int mw_dram_bank_group(const struct mw_dram *d, int bank);
+/* The caller offered a request that can_accept() refused for `cycles` cycles (feeds the queue_full stat). */
+void mw_dram_note_refused(struct mw_dram *d, uint64_t cycles);
+/* NULL, or the first error the scheduling policy made (pick() returned an index out of range; the
+ * controller then served the oldest candidate). */
+const char *mw_dram_error(const struct mw_dram *d);
+/* Optional command log: fn is called for every command issued (debugging, tests, command traces). */
+typedef void (*mw_dram_cmd_log_fn)(void *ctx, uint64_t cycle, int cmd, int bank, uint32_t row, uint32_t col,
+                                   const struct mw_req *r);
+void mw_dram_set_cmd_log(struct mw_dram *d, mw_dram_cmd_log_fn fn, void *ctx);
+
 #endif
