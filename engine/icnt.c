@@ -58,16 +58,14 @@ void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int b
 void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
 {
     if (!x->queued) return;
+    bool granted = false;
     for (int k = 0; k < x->nsrc; k++) {
         int src = (x->rr + k) % x->nsrc;
         struct mw_req *r = x->inq[src].head;
         if (!r || x->src_busy[src] > now) continue;
         int dst = r->port, fl = r->flits;
         if (x->dst_busy[dst] > now) continue;
-        if (x->credits[dst] < fl) {
-            x->st.credit_stall++;
-            continue;
-        }
+        if (x->credits[dst] < fl) continue;
         mw_fifo_pop(&x->inq[src]);
         x->queued--;
         x->credits[dst] -= fl;
@@ -77,8 +75,10 @@ void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
         x->inflight++;
         x->st.packets++;
         x->st.flits += (uint64_t)fl;
+        granted = true;
     }
-    x->rr = (x->rr + 1) % x->nsrc;
+    /* the priority rotates after a grant (not every cycle, so fast-forwarded cycles change nothing) */
+    if (granted) x->rr = (x->rr + 1) % x->nsrc;
 }
 
 struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs)

@@ -232,11 +232,9 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     l2->st.accesses++;
     l2->st.reads++;
     l2->st.misses++;
-    for (int i = 0; i < c->l2.mshr_entries; i++)
-        if (!l2->mshr[i].valid) {
-            m = &l2->mshr[i];
-            break;
-        }
+    int free_i = 0;
+    while (l2->mshr[free_i].valid) free_i++; /* one is free: mshr_used < entries */
+    m = &l2->mshr[free_i];
     l2->mshr_used++;
     memset(m, 0, sizeof *m);
     m->valid = 1;

@@ -261,7 +261,8 @@ static int dispatch(struct mw_sim *s, struct mw_err *e)
         if (rc) return rc;
         launched++;
     }
-    s->cta_order_rr = (s->cta_order_rr + 1) % (uint32_t)s->nsms;
+    /* rotate only when something was placed, so that skipped (fast-forwarded) cycles change nothing */
+    if (launched) s->cta_order_rr = (s->cta_order_rr + 1) % (uint32_t)s->nsms;
     return launched;
 }
 
@@ -510,7 +511,10 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
     /* DRAM stats live inside opaque controllers: gather them into an array first */
     struct mw_dram_stats *ds = calloc((size_t)s->nparts, sizeof *ds);
     if (!ds) return MW_ENOMEM;
-    for (int i = 0; i < s->nparts; i++) ds[i] = *mw_dram_get_stats(s->dram[i]);
+    for (int i = 0; i < s->nparts; i++) {
+        ds[i] = *mw_dram_get_stats(s->dram[i]);
+        ds[i].cycles = s->clk[MW_CLK_DRAM].cycle; /* the clock's count, which includes fast-forwarded cycles */
+    }
     mw_stat_list_add_group(out, "dram", mw_dram_stat_descs, mw_dram_stat_count, ds, sizeof *ds, s->nparts,
                            per_instance);
     /* derived */

@@ -61,9 +61,7 @@ MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 #define MW_ICNT_STATS(X)                                                                                  \
     X(packets, "packets delivered", "packet", SUM)                                                       \
-    X(flits, "flits delivered", "flit", SUM)                                                             \
-    X(inject_full, "cycles a source found its injection queue full", "icnt cycles", SUM)               \
-    X(credit_stall, "cycles a head packet waited for destination buffer space", "icnt cycles", SUM)
+    X(flits, "flits delivered", "flit", SUM)
 MW_STATS_DECLARE(icnt, MW_ICNT_STATS)
 
 #define MW_L2_STATS(X)                                                                                    \
