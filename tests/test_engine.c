@@ -92,7 +92,9 @@ static void run_collect(const struct mw_config *c, struct mw_workload *w, struct
  *   request crossbar      icnt.latency (1 flit)
  *   L2 lookup pipe        l2.latency
  *   L2 -> DRAM pipe       dram.latency
- *   DRAM, idle bank       1 (enters the queue the cycle after it is offered) + tRCD + tCL + burst cycles
+ *   DRAM queue entry      1 (a request is in the controller's queue the cycle after it is offered)
+ *   DRAM, idle bank       1 + tRCD + tCCD + tCL + burst: ACT, then the line's two 64 B column reads tCCD apart
+ *                         (the oracle's idle row-miss read of one 64 B atom is 1 + tRCD + tCL + burst = 27)
  *   DRAM -> L2 pipe       dram.latency
  *   reply hand-off        1 (the L2 injects after the interconnect has ticked in that instant)
  *   reply crossbar        icnt.latency + (flits - 1), flits = ceil((header + 128) / flit) = 5 */
@@ -107,15 +109,16 @@ static void test_single_miss_latency(void **st)
     run_collect(&c, &w, &l);
     uint64_t burst = (uint64_t)(c.dram.burst_length / c.dram.data_rate);
     uint64_t flits = (uint64_t)((c.icnt.header_bytes + 128 + c.icnt.flit_bytes - 1) / c.icnt.flit_bytes);
-    uint64_t expect = (uint64_t)c.icnt.latency + (uint64_t)c.l2.latency + (uint64_t)c.dram.latency +
-                      (1 + (uint64_t)c.dram.tRCD + (uint64_t)c.dram.tCL + burst) + (uint64_t)c.dram.latency + 1 +
-                      (uint64_t)c.icnt.latency + flits - 1;
+    uint64_t dram = 1 + (uint64_t)c.dram.tRCD + (uint64_t)c.dram.tCCD + (uint64_t)c.dram.tCL + burst;
+    uint64_t expect = (uint64_t)c.icnt.latency + (uint64_t)c.l2.latency + (uint64_t)c.dram.latency + 1 + dram +
+                      (uint64_t)c.dram.latency + 1 + (uint64_t)c.icnt.latency + flits - 1;
     assert_int_equal((uint64_t)stat(&l, "mem.max_load_latency"), expect);
     assert_int_equal((uint64_t)stat(&l, "l1d.misses"), 1);
     assert_int_equal((uint64_t)stat(&l, "l2.misses"), 1);
     assert_int_equal((uint64_t)stat(&l, "dram.reads"), 1);
-    assert_int_equal((uint64_t)stat(&l, "dram.row_misses"), 1);
-    assert_int_equal((uint64_t)stat(&l, "dram.avg_read_latency"), 1 + c.dram.tRCD + c.dram.tCL + (int64_t)burst);
+    assert_int_equal((uint64_t)stat(&l, "dram.row_misses"), 1); /* the first atom opens the row ... */
+    assert_int_equal((uint64_t)stat(&l, "dram.row_hits"), 1);   /* ... the second finds it open */
+    assert_int_equal((uint64_t)stat(&l, "dram.avg_read_latency"), dram);
     mw_stat_list_fini(&l);
 }
 
@@ -137,10 +140,14 @@ static void test_row_hit_vs_conflict(void **st)
     run_collect(&c, &w, &lh);
     open_loads(&w, 32, a, conflict, 2);
     run_collect(&c, &w, &lc);
-    assert_int_equal((uint64_t)stat(&lh, "dram.row_hits"), 1);
+    /* each 128 B line is two 64 B column commands: hit run = miss, hit | hit, hit; conflict run = miss, hit |
+     * conflict, hit */
+    assert_int_equal((uint64_t)stat(&lh, "dram.row_hits"), 3);
+    assert_int_equal((uint64_t)stat(&lh, "dram.row_misses"), 1);
+    assert_int_equal((uint64_t)stat(&lh, "dram.row_conflicts"), 0);
+    assert_int_equal((uint64_t)stat(&lc, "dram.row_hits"), 2);
     assert_int_equal((uint64_t)stat(&lc, "dram.row_conflicts"), 1);
     assert_int_equal((uint64_t)(stat(&lc, "gpu.cycles") - stat(&lh, "gpu.cycles")), c.dram.tRP + c.dram.tRCD);
-    assert_true(stat(&lh, "dram.row_hits") + stat(&lh, "dram.row_misses") == 2);
     mw_stat_list_fini(&lh);
     mw_stat_list_fini(&lc);
 }
