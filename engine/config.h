@@ -117,6 +117,15 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
  * is written out by hand (sections as nested structs, cfg.l1d.assoc) and checked against the table by
  * a static assertion per field in config.c. */
 
+/* Where each field's value came from (indexed like mw_cfg_fields), so that cross-field checks can point at the
+ * line that set it. kind DEFAULT: never set; FILE: line/col in `source`; SET: col in a --set assignment. */
+#define MW_CFG_COUNT_(s, k, t, d, mn, mx, u, h) +1
+enum { MW_CFG_NFIELDS = 0 MW_CONFIG_FIELDS(MW_CFG_COUNT_) };
+enum { MW_ORIGIN_DEFAULT = 0, MW_ORIGIN_FILE, MW_ORIGIN_SET };
+struct mw_cfg_origin {
+    int kind, line, col;
+};
+
 /* Decision points, in the order of engine/policy.h's enum mw_point. */
 #define MW_POLICY_POINTS 7
 #define MW_POLICY_MAX_PARAMS 16
@@ -180,6 +189,7 @@ struct mw_config {
     /* policies: one choice per decision point, indexed by enum mw_point */
     struct mw_policy_choice policy[MW_POLICY_POINTS];
     char source[256]; /* file the config came from ("" = defaults only) */
+    struct mw_cfg_origin origin[MW_CFG_NFIELDS];
 };
 
 /* Field descriptor generated from MW_CONFIG_FIELDS. */
