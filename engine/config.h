@@ -24,6 +24,7 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
 #define MW_CONFIG_FIELDS(F)                                                                                   \
     F(sim, seed, INT, 1, 0, 4294967295.0, "", "seed for every random choice (workload inputs, Lua math.random)") \
     F(sim, max_cycles, INT, 0, 0, 1e15, "core cycles", "stop after this many core cycles (0 = run to completion)") \
+    F(sim, fast_forward, BOOL, 1, 0, 1, "", "jump the clocks over cycles in which every unit only waits (results are identical)") \
     F(gpu, n_sms, INT, 15, 1, 1024, "SMs", "streaming multiprocessors (GTX480: 15 clusters x 1 core)")          \
     F(clock, core_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "SM clock (GPGPU-Sim -gpgpu_clock_domains, 1st field)")    \
     F(clock, icnt_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "interconnect clock (2nd field)")                          \
@@ -149,6 +150,7 @@ struct mw_policy_choice {
 struct mw_config {
     struct {
         int64_t seed, max_cycles;
+        bool fast_forward;
     } sim;
     struct {
         int64_t n_sms;
