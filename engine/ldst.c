@@ -134,7 +134,7 @@ int mw_coalesce(const struct mw_sim *s, const struct mw_inst *in, struct mw_coal
         else if (hi - lo == 1 && lo % 2 == 0) out[j].size = 64;
         else out[j].size = (uint8_t)(line_bytes > 128 ? 128 : line_bytes);
         if (!sector_mode && out[j].size == line_bytes) out[j].size = (uint8_t)line_bytes;
-        out[j].set = (uint16_t)((out[j].line >> s->l1_line_shift) & (uint64_t)(s->l1_sets - 1));
+        out[j].set = (uint16_t)((out[j].line >> s->l1_line_shift) % (uint64_t)s->l1_sets);
     }
     return n;
 }
@@ -596,7 +596,7 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     }
     int nm = (int)s->cfg.l1d.mshr_entries;
     struct mw_mshr *m = mshr_find(sm, nm, r->addr);
-    int set = (int)((r->addr >> s->l1_line_shift) & (uint64_t)(s->l1_sets - 1));
+    int set = (int)((r->addr >> s->l1_line_shift) % (uint64_t)s->l1_sets);
     uint8_t sectors = r->sectors;
     mw_req_free(&s->pool, r);
     if (!m) return; /* cannot happen: every L1D fill has its MSHR entry */
@@ -634,7 +634,7 @@ int mw_sim_l1d_assoc(const struct mw_sim *s) { return (int)s->cfg.l1d.assoc; }
 int mw_l1d_mshr_free(const struct mw_sim *s, int sm) { return (int)s->cfg.l1d.mshr_entries - s->sms[sm].mshr_used; }
 int mw_l1d_set_of(const struct mw_sim *s, uint64_t addr)
 {
-    return (int)((addr >> s->l1_line_shift) & (uint64_t)(s->l1_sets - 1));
+    return (int)((addr >> s->l1_line_shift) % (uint64_t)s->l1_sets);
 }
 bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors)
 {

@@ -14,7 +14,7 @@ for wl in micro.stream micro.colstride micro.reuse micro.compute; do
             d="$OUT/$wl-$sched-$byp"
             $MW run --config $CFG --workload $wl --set policies.warp_scheduler=$sched \
                 --set policies.l1d_bypass=$byp --out "$d" --quiet >/dev/null
-            get() { sed -n "s/^ *\"$1\": \\([-0-9.e+]*\\).*/\\1/p" "$d/stats.json" | head -1; }
+            get() { grep -o "\"$1\": [-0-9.e+]*" "$d/stats.json" | head -1 | sed 's/.*: //'; }
             printf '%-16s %-10s %-8s %10s %8.3f %10.3f %12s %14.0f\n' $wl $sched $byp "$(get gpu.cycles)" \
                 "$(get gpu.ipc)" "$(get l1d.miss_rate)" "$(get l1d.line_alloc_fail)" "$(get cycles_per_s)"
         done

@@ -223,6 +223,23 @@ static void test_colstride_one_set(void **st)
     assert_int_equal(n, 1);
     assert_int_equal(r[0].size, 32);
     mw_sim_destroy(s);
+
+    /* a 48-set L1D (Linebacker's 48 KB 8-way): line l*32 lands in set (32 l) mod 48, i.e. sets 0, 32, 16 */
+    assert_int_equal(mw_config_set(&c, "l1d.size_bytes=49152", &e), 0);
+    assert_int_equal(mw_config_set(&c, "l1d.assoc=8", &e), 0);
+    s = mw_sim_create(&c, &e);
+    assert_non_null(s);
+    in.mask = 0xffffffffu;
+    for (int l = 0; l < 32; l++) in.addr[l] = 4096ull * (uint64_t)l;
+    n = mw_coalesce(s, &in, r);
+    assert_int_equal(n, 32);
+    int seen[48] = {0}, distinct = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(r[i].set, (32 * i) % 48);
+        distinct += !seen[r[i].set]++;
+    }
+    assert_int_equal(distinct, 3);
+    mw_sim_destroy(s);
 }
 
 static void same_lists(struct mw_stat_list *a, struct mw_stat_list *b)
