@@ -63,7 +63,10 @@ int mw_dram_queue_len(const struct mw_dram *d);
  *    from the next cycle. can_accept() then asks about the FIFO.
  *  - Each bank that is not serving a request asks the policy's pick() which queued request it serves next.
  *    The choice stays open (pick() is asked again when the bank's candidates or state change) until the
- *    choice's first command (PRE, ACT or column) issues; from then on the bank is committed to it.
+ *    choice's first command (PRE, ACT or column) issues; from then on the bank is committed to it. pick() is
+ *    not called for a single candidate. Candidates are listed oldest first; in split mode only the kind
+ *    being served (writes while draining or when no read is queued, else reads). cand.age is Li's Age_MSHR
+ *    in DRAM cycles: r->age_sum scaled by dram_mhz / core_mhz, plus merge x cycles since queue entry.
  *  - One command per cycle: among the banks whose next command meets every timing constraint, the one whose
  *    request arrived first (smallest id) issues.
  *  - max_row_hits = N > 0: once N column commands have been served since the bank's ACT, an older request to

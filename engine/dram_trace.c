@@ -204,17 +204,21 @@ int mw_dram_trace_run(const struct mw_config *c, struct mw_policy_inst *sched, c
             }
         }
         if (have == 0 && mw_dram_pending(d) == 0) break;
+        bool can = have > 0 && mw_dram_can_accept(d, head.kind);
         uint64_t next = now + 1;
         if (!opts->tick_all) {
+            /* the controller only changes inside mw_dram_cycle: a refused head waits for its next event */
             next = mw_dram_next_event(d, now + 1);
-            if (have > 0 && !blocked) next = mw_min_u64(next, mw_max_u64(head.cycle, now + 1));
+            if (can) next = mw_min_u64(next, mw_max_u64(head.cycle, now + 1));
             if (next == MW_NEVER) {
                 rc = mw_err_set(e, MW_EINVAL, path, 0, 0, "DRAM model stalled at cycle %llu with %d requests pending",
                                 (unsigned long long)now, mw_dram_pending(d));
                 goto out;
             }
         }
-        if (blocked) mw_dram_note_refused(d, next - now);
+        /* refused: this cycle's offer, and every skipped cycle in which the head was due */
+        if (blocked) mw_dram_note_refused(d, 1);
+        if (have > 0 && !can && head.cycle < next) mw_dram_note_refused(d, next - mw_max_u64(head.cycle, now + 1));
         now = next;
         if (opts->max_cycles && now >= opts->max_cycles) {
             rc = mw_err_set(e, MW_EINVAL, path, 0, 0, "stopped at cycle %llu (max_cycles)", (unsigned long long)now);
