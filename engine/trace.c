@@ -334,8 +334,8 @@ static bool parse_dec(const char *s, uint64_t max, uint64_t *v)
     uint64_t x = 0;
     for (; *s; s++) {
         if (!isdigit((unsigned char)*s)) return false;
-        unsigned d = (unsigned)(*s - '0');
-        if (x > (max - d) / 10) return false;
+        uint64_t d = (uint64_t)(*s - '0');
+        if (x > max / 10 || d > max - x * 10) return false;
         x = x * 10 + d;
     }
     *v = x;
@@ -1359,10 +1359,12 @@ int mw_workload_open_trace(struct mw_workload *w, const char *path, struct mw_er
         snprintf(dir, sizeof dir, "%.*s", (int)n, path);
         snprintf(t->listpath, sizeof t->listpath, "%.*s/kernelslist.g", (int)(sizeof dir - 16), dir);
     } else {
-        snprintf(t->listpath, sizeof t->listpath, "%s", path);
+        memcpy(t->listpath, path, strlen(path) + 1); /* fits: checked above */
         const char *sl = strrchr(path, '/');
-        snprintf(dir, sizeof dir, "%.*s", sl ? (int)(sl - path) : 0, path);
-        if (sl == path) snprintf(dir, sizeof dir, "/");
+        size_t n = sl ? (size_t)(sl - path) : 0;
+        memcpy(dir, path, n);
+        dir[n] = 0;
+        if (sl == path) strcpy(dir, "/");
     }
     int rc = parse_list(t, dir, e);
     if (rc < 0) {
