@@ -173,6 +173,7 @@ struct mw_sm {
     int resident_ctas, resident_warps, resident_threads;
     int64_t free_regs, free_shmem;
     uint16_t **sched_warps; int *sched_nwarps; /* static warp -> scheduler split */
+    int nsched;
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
     int last_stall[16];   /* per scheduler: reason of the last evaluated cycle, for clock jumps */
     /* LDST */

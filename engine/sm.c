@@ -25,6 +25,7 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_err *e)
     sm->warps = calloc((size_t)sm->nwarps, sizeof *sm->warps);
     sm->ctas = calloc((size_t)c->sm.max_ctas, sizeof *sm->ctas);
     int ns = (int)c->sm.n_schedulers;
+    sm->nsched = ns;
     sm->sched_warps = calloc((size_t)ns, sizeof *sm->sched_warps);
     sm->sched_nwarps = calloc((size_t)ns, sizeof *sm->sched_nwarps);
     sm->sp_free = pipes_alloc((int)c->sm.alu_units);
@@ -52,9 +53,8 @@ void mw_sm_fini(struct mw_sm *sm)
 {
     free(sm->warps);
     free(sm->ctas);
-    if (sm->sched_warps) {
-        for (int i = 0; sm->sched_nwarps && i < 16 && sm->sched_warps[i]; i++) free(sm->sched_warps[i]);
-    }
+    if (sm->sched_warps)
+        for (int i = 0; i < sm->nsched; i++) free(sm->sched_warps[i]);
     free(sm->sched_warps);
     free(sm->sched_nwarps);
     free(sm->sp_free);
