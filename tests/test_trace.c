@@ -1,8 +1,6 @@
-/* Tests of the Accel-Sim trace reader (engine/trace.c) on the four sample traces in ../shared/traces and on
- * small traces written here: header facts, per-kernel and per-warp instruction counts, decoded addresses in all
- * three address modes, op classes, widths and the L1-bypass flag, streaming, and every malformed-input error
- * with its exact text and position. Expected numbers were counted from the trace text (xz -dc | grep/awk),
- * not with this reader; each is annotated with how. */
+/* Tests of the Accel-Sim trace reader (engine/trace.c) on the sample traces in ../shared/traces and on small
+ * traces written here. Expected numbers were counted from the trace text (xz -dc | grep/awk), not with this
+ * reader; each says how. Malformed inputs are checked for their exact error text and position. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
