@@ -224,6 +224,7 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
     if (sl->nreq == 0) {
         sl->valid = false;
         sm->slots_used--;
+        mw_sm_wake_all(sm);
     }
 }
 
@@ -504,6 +505,7 @@ static void slot_done(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
     }
     sl->valid = false;
     sm->slots_used--;
+    mw_sm_wake_all(sm);
 }
 
 static void drain_missq(struct mw_sim *s, struct mw_sm *sm)

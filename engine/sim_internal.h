@@ -176,6 +176,10 @@ struct mw_sm {
     int nsched;
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
     int last_stall[16];   /* per scheduler: reason of the last evaluated cycle, for clock jumps */
+    /* A scheduler that found no ready warp sleeps until the earliest known wake-up (register ready, pipe
+     * free) unless something wakes it first (data back, barrier release, LDST slot freed, CTA launch). */
+    uint64_t sched_sleep[16];
+    bool sched_dirty[16];
     /* LDST */
     struct mw_ldst_slot *slots;
     int nslots, slots_used, slot_rr;
@@ -289,6 +293,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
 void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
 void mw_sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles);
 void mw_sm_warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w);
+void mw_sm_wake_all(struct mw_sm *sm);
 int mw_ldst_init(struct mw_sim *s, struct mw_sm *sm, struct mw_err *e);
 void mw_ldst_fini(struct mw_sm *sm);
 

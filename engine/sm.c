@@ -130,6 +130,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     }
     sm->st.ctas_launched++;
     s->gst.ctas++;
+    mw_sm_wake_all(sm);
     if (mw_wants(s, MW_EV_CTA_LAUNCH)) {
         struct mw_event ev = {.kind = MW_EV_CTA_LAUNCH, .sm = sm->id, .cta = slot, .value = cta,
                               .cycle = mw_core_now(s)};
@@ -191,10 +192,16 @@ static void cta_try_finish(struct mw_sim *s, struct mw_sm *sm, int slot)
 }
 
 /* A warp's outstanding memory finished: an exited warp may complete its CTA. */
+void mw_sm_wake_all(struct mw_sm *sm)
+{
+    for (int k = 0; k < sm->nsched; k++) sm->sched_dirty[k] = true;
+}
+
 void mw_sm_warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
 {
     struct mw_warp *wp = &sm->warps[w];
     wp->wake = 0;
+    sm->sched_dirty[w % sm->nsched] = true;
     if (wp->state == MW_W_EXITED && !wp->pending_loads && !wp->pending_stores) cta_try_finish(s, sm, wp->cta_slot);
 }
 
@@ -202,6 +209,7 @@ static void barrier_check(struct mw_sm *sm, int slot)
 {
     struct mw_cta_slot *cs = &sm->ctas[slot];
     if (cs->warps_at_barrier == 0 || cs->warps_at_barrier < cs->nwarps - cs->warps_exited) return;
+    mw_sm_wake_all(sm);
     for (int w = 0; w < sm->nwarps; w++) {
         struct mw_warp *wp = &sm->warps[w];
         if (wp->cta_slot == slot && wp->state == MW_W_BARRIER) {
@@ -283,7 +291,11 @@ static int warp_status(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *wp, u
         return t == MW_NEVER ? R_SB_MEM : R_SB_ALU;
     }
     if (mw_op_is_mem(in->op)) {
-        if (!mw_ldst_can_accept(s, sm, in)) return R_LDST;
+        if (!mw_ldst_can_accept(s, sm, in)) {
+            /* a busy shared-memory pipe frees at a known cycle; a full slot table frees with an event */
+            if (sm->slots_used < sm->nslots) sm->next_ready = mw_min_u64(sm->next_ready, sm->ldst_free);
+            return R_LDST;
+        }
     } else {
         int n, lat, ii;
         uint64_t *p = op_pipes(s, sm, in->op, &n, &lat, &ii);
@@ -355,10 +367,18 @@ static void count_stall(struct mw_sm *sm, int reason, uint64_t n)
 
 static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
 {
+    if (!sm->sched_dirty[k] && now < sm->sched_sleep[k]) { /* nothing can have changed since the last scan */
+        sm->next_ready = mw_min_u64(sm->next_ready, sm->sched_sleep[k]);
+        count_stall(sm, sm->last_stall[k], 1);
+        return;
+    }
     struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
     const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
     uint16_t ready[256];
     int reason = R_IDLE;
+    uint64_t outer_next = sm->next_ready;
+    sm->next_ready = MW_NEVER;
+    sm->sched_dirty[k] = false;
     for (int iw = 0; iw < s->cfg.sm.issue_width; iw++) {
         int n = 0, best = R_IDLE;
         const uint16_t *list = sm->sched_warps[k];
@@ -397,6 +417,8 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     }
     sm->last_stall[k] = reason;
     count_stall(sm, reason, 1);
+    sm->sched_sleep[k] = reason == R_ISSUED ? 0 : sm->next_ready;
+    sm->next_ready = mw_min_u64(sm->next_ready, outer_next);
 }
 
 void mw_sm_cycle(struct mw_sim *s, struct mw_sm *sm)
