@@ -211,3 +211,25 @@ int mw_kgen_workload(struct mw_workload *w, const char *name, struct mw_kgen_pro
     snprintf(w->name, sizeof w->name, "%s", name);
     return 0;
 }
+
+int mw_kgen_size(const char *size, struct mw_err *e)
+{
+    static const char *const names[] = {"tiny", "small", "default", "paper"};
+    if (!size || !*size) return MW_SIZE_DEFAULT;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(size, names[i]) == 0) return i;
+    return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "unknown size '%s' (tiny|small|default|paper)", size);
+}
+
+struct mw_kgen_kernel *mw_kgen_append(struct mw_kgen_program *p)
+{
+    int n = p->nkernels;
+    if ((n & (n - 1)) == 0) { /* capacity is the next power of two */
+        struct mw_kgen_kernel *k = realloc(p->kernels, (size_t)(n ? 2 * n : 1) * sizeof *k);
+        if (!k) return NULL;
+        p->kernels = k;
+    }
+    memset(&p->kernels[n], 0, sizeof p->kernels[n]);
+    p->nkernels = n + 1;
+    return &p->kernels[n];
+}

@@ -61,6 +61,14 @@ struct mw_kgen_program {
 /* Wrap a program as a workload (takes ownership of p's arrays, which must be malloc'ed). */
 int mw_kgen_workload(struct mw_workload *w, const char *name, struct mw_kgen_program *p, struct mw_err *e);
 
+/* The named sizes of the benchmark models: NULL or "" means default. */
+enum mw_kgen_size { MW_SIZE_TINY, MW_SIZE_SMALL, MW_SIZE_DEFAULT, MW_SIZE_PAPER };
+/* Parse `size` (tiny|small|default|paper): the enum value, or <0 with e filled. */
+int mw_kgen_size(const char *size, struct mw_err *e);
+
+/* Append one zeroed kernel launch to p (p->kernels grows, malloc'ed); NULL when out of memory. */
+struct mw_kgen_kernel *mw_kgen_append(struct mw_kgen_program *p);
+
 /* Fill the CUDA indices of thread `lane` of warp `warp` of CTA `cta` (linear id). */
 void mw_kgen_thread(const struct mw_kernel *k, uint32_t cta, uint32_t warp, uint32_t lane, struct mw_tctx *t);
 

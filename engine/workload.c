@@ -16,6 +16,18 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
      mw_wl_micro_colstride},
     {"micro.reuse", "micro", "a loop re-reading a 4 KB array (fits in L1D)", "tiny|small|default", mw_wl_micro_reuse},
     {"micro.compute", "micro", "ALU only, dependent chains", "tiny|small|default", mw_wl_micro_compute},
+    {"polybench.atax", "polybench", "ATAX: A^T (A x); kernel1 strides down columns (divergent), kernel2 rows", "tiny|small|default|paper", mw_wl_polybench_atax},
+    {"polybench.bicg", "polybench", "BICG sub-kernel: s = A^T r (coalesced), q = A p (column-strided)", "tiny|small|default|paper", mw_wl_polybench_bicg},
+    {"polybench.mvt", "polybench", "MVT: x1 += A y1 (divergent), x2 += A^T y2 (coalesced)", "tiny|small|default|paper", mw_wl_polybench_mvt},
+    {"polybench.gesummv", "polybench", "GESUMMV: y = alpha A x + beta B x, two divergent row walks", "tiny|small|default|paper", mw_wl_polybench_gesummv},
+    {"polybench.syrk", "polybench", "SYRK: C = alpha A A^T + beta C, 32x8 blocks, a[j*M+k] divergent", "tiny|small|default|paper", mw_wl_polybench_syrk},
+    {"polybench.syr2k", "polybench", "SYR2K: C = alpha A B^T + alpha B A^T + beta C", "tiny|small|default|paper", mw_wl_polybench_syr2k},
+    {"polybench.gemm", "polybench", "GEMM: C = alpha A B + beta C, 32x8 blocks, coalesced rows", "tiny|small|default|paper", mw_wl_polybench_gemm},
+    {"polybench.2mm", "polybench", "2MM: two chained matrix multiplications", "tiny|small|default|paper", mw_wl_polybench_2mm},
+    {"polybench.3mm", "polybench", "3MM: three matrix multiplications", "tiny|small|default|paper", mw_wl_polybench_3mm},
+    {"polybench.2dconv", "polybench", "2DCONV: 3x3 stencil over a 2-D grid", "tiny|small|default|paper", mw_wl_polybench_2dconv},
+    {"polybench.3dconv", "polybench", "3DCONV: 3-D stencil, one launch per plane", "tiny|small|default|paper", mw_wl_polybench_3dconv},
+    {"polybench.fdtd2d", "polybench", "FDTD-2D: three kernels per time step", "tiny|small|default|paper", mw_wl_polybench_fdtd2d},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

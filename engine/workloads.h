@@ -8,5 +8,17 @@ int mw_wl_micro_stream(struct mw_workload *w, const char *size, uint64_t seed, s
 int mw_wl_micro_colstride(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_micro_reuse(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_micro_compute(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_atax(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_bicg(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_mvt(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_gesummv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_syrk(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_syr2k(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_gemm(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_2mm(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_3mm(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_2dconv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_3dconv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_polybench_fdtd2d(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 #endif

@@ -1,0 +1,280 @@
+/* Built-in benchmark models checked against facts derived by hand from the CUDA kernels: launch shapes, loads
+ * per thread, distinct 128 B lines per warp load (the coalescing degree), BFS edge counts, determinism. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-PC summary of one kernel's warp instructions. */
+#define MAXPC 64
+struct pcstat {
+    uint64_t pc;
+    uint8_t op;
+    uint64_t n;                  /* warp instructions */
+    uint32_t min_lines, max_lines;
+};
+struct kstat {
+    struct mw_kernel k;
+    struct pcstat pc[MAXPC];
+    int npc;
+    uint64_t warp_insts, thread_loads0; /* loads executed by thread 0 of CTA 0 */
+    uint64_t loads, stores;
+};
+
+static uint32_t lines_of(const struct mw_inst *in)
+{
+    uint64_t seen[MW_WARP_SIZE];
+    uint32_t n = 0;
+    for (int l = 0; l < MW_WARP_SIZE; l++) {
+        if (!(in->mask >> l & 1u)) continue;
+        uint64_t line = in->addr[l] >> 7;
+        bool dup = false;
+        for (uint32_t i = 0; i < n; i++) dup |= seen[i] == line;
+        if (!dup) seen[n++] = line;
+    }
+    return n;
+}
+
+static struct pcstat *pcstat(struct kstat *s, uint64_t pc, uint8_t op)
+{
+    for (int i = 0; i < s->npc; i++)
+        if (s->pc[i].pc == pc) return &s->pc[i];
+    assert_true(s->npc < MAXPC);
+    struct pcstat *p = &s->pc[s->npc++];
+    memset(p, 0, sizeof *p);
+    p->pc = pc, p->op = op, p->min_lines = 99;
+    return p;
+}
+
+/* Walk every kernel of `name` at `size`; at most `maxk` kernels are summarised into ks (later ones still run).
+ * `cb` sees every instruction (may be NULL). Returns the kernel count. */
+typedef void (*inst_cb)(void *arg, const struct mw_kernel *k, const struct mw_inst *in);
+static int walk(const char *name, const char *size, uint64_t seed, struct kstat *ks, int maxk, inst_cb cb,
+                void *arg)
+{
+    struct mw_workload w;
+    struct mw_err e = {0};
+    assert_int_equal(mw_workload_open_builtin(&w, name, size, seed, &e), 0);
+    struct mw_kernel k;
+    int nk = 0;
+    int rc;
+    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
+        struct kstat dummy;
+        struct kstat *s = nk < maxk ? &ks[nk] : &dummy;
+        memset(s, 0, sizeof *s);
+        s->k = k;
+        uint32_t nctas = mw_kernel_ctas(&k), nwarps = mw_kernel_cta_warps(&k);
+        for (uint32_t c = 0; c < nctas; c++) {
+            void *st = NULL;
+            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
+            for (uint32_t wi = 0; wi < nwarps; wi++) {
+                struct mw_inst in;
+                int guard = 0;
+                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
+                    assert_true(++guard < 50000000);
+                    s->warp_insts++;
+                    if (cb) cb(arg, &k, &in);
+                    if (in.op == MW_OP_EXIT) break;
+                    if (!mw_op_is_global_mem(in.op) && in.op != MW_OP_BRANCH && in.op != MW_OP_ALU) continue;
+                    struct pcstat *p = pcstat(s, in.pc, in.op);
+                    p->n++;
+                    if (in.op == MW_OP_LD_GLOBAL || in.op == MW_OP_ST_GLOBAL) {
+                        uint32_t ln = lines_of(&in);
+                        if (ln < p->min_lines) p->min_lines = ln;
+                        if (ln > p->max_lines) p->max_lines = ln;
+                        if (in.op == MW_OP_LD_GLOBAL) s->loads++;
+                        else s->stores++;
+                        if (in.op == MW_OP_LD_GLOBAL && c == 0 && wi == 0 && (in.mask & 1u)) s->thread_loads0++;
+                    }
+                }
+                assert_true(rc >= 0);
+            }
+            w.ops->cta_close(&w, st);
+        }
+        nk++;
+    }
+    assert_int_equal(rc, 0);
+    mw_workload_close(&w);
+    return nk;
+}
+
+static const struct pcstat *at(const struct kstat *s, uint64_t pc)
+{
+    for (int i = 0; i < s->npc; i++)
+        if (s->pc[i].pc == pc) return &s->pc[i];
+    fail_msg("no instruction at pc 0x%llx in %s", (unsigned long long)pc, s->k.name);
+    return NULL;
+}
+#define BODY(i) (0x1000u + 16u * (i))
+#define PRO(i) (16u * (i))
+
+static void check_shape(const struct mw_kernel *k, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by)
+{
+    assert_int_equal(k->grid[0], gx);
+    assert_int_equal(k->grid[1], gy);
+    assert_int_equal(k->grid[2], 1);
+    assert_int_equal(k->block[0], bx);
+    assert_int_equal(k->block[1], by);
+    assert_int_equal(k->block[2], 1);
+}
+
+/* Only the launch shapes of a size, without walking the instructions. */
+static int shapes(const char *name, const char *size, struct mw_kernel *ks, int maxk)
+{
+    struct mw_workload w;
+    struct mw_err e = {0};
+    assert_int_equal(mw_workload_open_builtin(&w, name, size, 1, &e), 0);
+    int n = 0;
+    struct mw_kernel k;
+    while (w.ops->next_kernel(&w, &k, &e) == 1) {
+        if (n < maxk) ks[n] = k;
+        n++;
+    }
+    mw_workload_close(&w);
+    return n;
+}
+
+/* ATAX tiny: NX = NY = 256, one CTA of 256 threads per kernel. kernel1: tmp[i] += A[i*NY+j] * x[j] with
+ * i = thread: A is read down a column (rows 1 KB apart: 32 lines per warp load), x[j] is one word for the whole
+ * warp, tmp[i] is 32 consecutive words (one line). kernel2 reads A[i*NY+j] with j = thread: one line. Per
+ * thread and iteration the PTX loads A, the vector and the accumulator: 3 * 256 loads. */
+static void test_atax(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    assert_int_equal(walk("polybench.atax", "tiny", 1, ks, 2, NULL, NULL), 2);
+    check_shape(&ks[0].k, 1, 1, 256, 1);
+    check_shape(&ks[1].k, 1, 1, 256, 1);
+    assert_string_equal(ks[0].k.name, "atax_kernel1");
+    assert_int_equal(ks[0].thread_loads0, 3 * 256);
+    assert_int_equal(ks[1].thread_loads0, 3 * 256);
+    /* kernel1 body: 0 A (divergent), 1 x (broadcast), 3 tmp, 5 store tmp */
+    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(0))->n, 8 * 256);
+    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(3))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(5))->op, MW_OP_ST_GLOBAL);
+    /* kernel2: A row-wise, coalesced */
+    assert_int_equal(at(&ks[1], BODY(0))->max_lines, 1);
+    assert_int_equal(at(&ks[1], BODY(1))->max_lines, 1);
+    /* 8 warps x 256 iterations x (3 loads); 1 store each */
+    assert_int_equal(ks[0].loads, 8 * 256 * 3);
+    assert_int_equal(ks[0].stores, 8 * 256);
+}
+
+/* BICG: kernel1 s[j] += r[i] * A[i*NY+j] (j = thread: A coalesced, r broadcast); kernel2 q[i] += A[i*NY+j] * p[j]
+ * (i = thread: A column-strided, fully divergent). The thesis' size: NX = NY = 4096 with 256-thread blocks. */
+static void test_bicg(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    assert_int_equal(walk("polybench.bicg", "tiny", 1, ks, 2, NULL, NULL), 2);
+    assert_string_equal(ks[1].k.name, "bicg_kernel2");
+    assert_int_equal(ks[0].thread_loads0, 3 * 256);
+    assert_int_equal(ks[1].thread_loads0, 3 * 256);
+    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 1); /* r[i] */
+    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1); /* A[i*NY + j] */
+    assert_int_equal(at(&ks[1], BODY(0))->min_lines, 32);
+    assert_int_equal(at(&ks[1], BODY(1))->max_lines, 1); /* p[j] */
+    struct mw_kernel k[2];
+    assert_int_equal(shapes("polybench.bicg", "paper", k, 2), 2);
+    check_shape(&k[0], 16, 1, 256, 1);
+    check_shape(&k[1], 16, 1, 256, 1);
+}
+
+/* MVT: kernel1 x1[i] += a[i*N+j] * y_1[j] is divergent, kernel2 x2[i] += a[j*N+i] * y_2[j] coalesced.
+ * GESUMMV: two divergent row walks (a and b) per iteration, six loads per thread and iteration. */
+static void test_mvt_gesummv(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    assert_int_equal(walk("polybench.mvt", "tiny", 1, ks, 2, NULL, NULL), 2);
+    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 32);
+    assert_int_equal(at(&ks[1], BODY(0))->max_lines, 1);
+    assert_int_equal(walk("polybench.gesummv", "tiny", 1, ks, 1, NULL, NULL), 1);
+    check_shape(&ks[0].k, 1, 1, 256, 1);
+    assert_int_equal(ks[0].thread_loads0, 6 * 256 + 2);
+    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(6))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
+}
+
+/* SYRK (N = M = 32 tiny): 32x8 blocks, grid (N/32, N/8). c[i*N+j] load before the loop, then per k
+ * a[i*M+k] (uniform over the warp's 32 threads, which share threadIdx.y), a[j*M+k] (32 rows: 32 lines) and the
+ * reload of c: {1, {2,3,4}^M} = 1 + 3M loads. */
+static void test_syrk(void **state)
+{
+    (void)state;
+    struct kstat ks[1];
+    assert_int_equal(walk("polybench.syrk", "tiny", 1, ks, 1, NULL, NULL), 1);
+    check_shape(&ks[0].k, 1, 4, 32, 8);
+    assert_int_equal(ks[0].thread_loads0, 1 + 3 * 32);
+    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(1))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(4))->max_lines, 1);
+    struct mw_kernel k[1];
+    assert_int_equal(shapes("polybench.syrk", "paper", k, 1), 1);
+    check_shape(&k[0], 32, 128, 32, 8); /* N = M = 1024 */
+    assert_int_equal(walk("polybench.syr2k", "tiny", 1, ks, 1, NULL, NULL), 1);
+    assert_int_equal(ks[0].thread_loads0, 1 + 5 * 32);
+    assert_int_equal(at(&ks[0], BODY(1))->min_lines, 32); /* b[j*M+k] */
+    assert_int_equal(at(&ks[0], BODY(5))->min_lines, 32); /* a[j*M+k] */
+}
+
+/* GEMM-like kernels: with 32-wide blocks a warp is one row of threads, so a[i*NK+k] is one word and b[k*NJ+j]
+ * one 128 B row segment: every warp load is a single request. */
+static void test_gemm_like(void **state)
+{
+    (void)state;
+    struct kstat ks[3];
+    assert_int_equal(walk("polybench.gemm", "tiny", 1, ks, 1, NULL, NULL), 1);
+    check_shape(&ks[0].k, 2, 8, 32, 8);
+    assert_int_equal(ks[0].thread_loads0, 1 + 3 * 64);
+    for (int i = 0; i < ks[0].npc; i++)
+        if (ks[0].pc[i].op == MW_OP_LD_GLOBAL || ks[0].pc[i].op == MW_OP_ST_GLOBAL)
+            assert_int_equal(ks[0].pc[i].max_lines, 1);
+    assert_int_equal(walk("polybench.2mm", "tiny", 1, ks, 2, NULL, NULL), 2);
+    assert_int_equal(walk("polybench.3mm", "tiny", 1, ks, 3, NULL, NULL), 3);
+    for (int kk = 0; kk < 3; kk++) {
+        check_shape(&ks[kk].k, 2, 8, 32, 8);
+        assert_int_equal(ks[kk].thread_loads0, 3 * 64);
+        for (int i = 0; i < ks[kk].npc; i++)
+            if (ks[kk].pc[i].op == MW_OP_LD_GLOBAL) assert_int_equal(ks[kk].pc[i].max_lines, 1);
+    }
+}
+
+/* 2DCONV (NI = NJ = 64): interior threads only (0 < i, j < 63), nine loads and one store each; a warp's row
+ * segment of 32 words starting at j - 1 straddles at most two lines. 3DCONV launches NI - 2 kernels.
+ * FDTD-2D launches three kernels per time step. */
+static void test_stencils(void **state)
+{
+    (void)state;
+    struct kstat ks[1];
+    assert_int_equal(walk("polybench.2dconv", "tiny", 1, ks, 1, NULL, NULL), 1);
+    check_shape(&ks[0].k, 2, 8, 32, 8);
+    assert_int_equal(ks[0].loads, 2 * 8 * 8 * 9 - 9 * 2 * 2 /* warps of rows 0 and 63 idle */);
+    for (int i = 0; i < ks[0].npc; i++)
+        if (ks[0].pc[i].op == MW_OP_LD_GLOBAL) assert_true(ks[0].pc[i].max_lines <= 2);
+    struct mw_kernel k[8];
+    assert_int_equal(shapes("polybench.3dconv", "tiny", k, 8), 14);
+    check_shape(&k[0], 1, 2, 32, 8);
+    assert_int_equal(shapes("polybench.fdtd2d", "paper", k, 8), 1500);
+    check_shape(&k[0], 64, 256, 32, 8);
+    assert_string_equal(k[2].name, "fdtd_step3_kernel");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_atax),      cmocka_unit_test(test_bicg),      cmocka_unit_test(test_mvt_gesummv),
+        cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
