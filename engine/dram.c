@@ -29,8 +29,30 @@ struct slot {
     int32_t prev, next;  /* bank list, or free list (next) */
 };
 
+/* The largest constraint contributed by each source (a bank within its group, or a group within the channel)
+ * kept as the top value, its source, and the top value of any other source: a bank must not see the
+ * other-bank delays of its own commands, and this keeps that exact in O(1) per command. */
+struct top2 {
+    uint64_t v1, v2;
+    int who;
+};
+
+static inline void top2_put(struct top2 *t, uint64_t v, int who)
+{
+    if (who == t->who) {
+        if (v > t->v1) t->v1 = v;
+    } else if (v > t->v1) {
+        t->v2 = t->v1;
+        t->v1 = v;
+        t->who = who;
+    } else if (v > t->v2) {
+        t->v2 = v;
+    }
+}
+static inline uint64_t top2_get(const struct top2 *t, int self) { return t->who == self ? t->v2 : t->v1; }
+
 struct bank {
-    uint64_t next[MW_DCMD_COUNT]; /* earliest cycle each command may issue here */
+    uint64_t next[MW_DCMD_COUNT]; /* earliest cycle each command may issue here, from this bank's commands */
     uint64_t repick_at;           /* re-ask the policy at this cycle (row-hit cap waiting for PRE), or NEVER */
     uint32_t open_row;            /* MW_ROW_NONE when precharged */
     uint32_t cols;                /* column commands since the ACT */
@@ -38,7 +60,6 @@ struct bank {
     int32_t cur;                  /* slot being served (first command issued), or NIL */
     int32_t choice;               /* slot picked, nothing issued yet, or NIL */
     int nq;                       /* slots in the list */
-    uint8_t dirty;                /* candidates or state changed since the last pick */
     uint8_t group;
 };
 
@@ -64,6 +85,12 @@ struct mw_dram {
     int nbanks, ngroups, burst, atom;
     int tCL, tCWL;
     int timing[MW_DCMD_COUNT][MW_DCMD_COUNT][MW_DSCOPE_COUNT];
+    /* the same table as sparse lists: for (from, scope), the commands it constrains and by how much */
+    struct {
+        uint8_t n, to[MW_DCMD_COUNT];
+        uint16_t dl[MW_DCMD_COUNT];
+    } eff[MW_DCMD_COUNT][MW_DSCOPE_COUNT];
+    uint8_t aff_other[MW_DCMD_COUNT]; /* commands (bit mask) a command constrains on other banks */
     struct bitrun runs[64];
     int nruns;
     double age_scale; /* core cycles -> DRAM cycles */
@@ -82,6 +109,14 @@ struct mw_dram {
     uint32_t seq;
 
     struct bank *banks;
+    struct top2 *grp;        /* [group * MW_DCMD_COUNT + cmd]: constraints from the group's other banks */
+    struct top2 chan[MW_DCMD_COUNT]; /* constraints from the other groups */
+    uint64_t *bready;        /* per bank: cycle its pending command may issue (NEVER = nothing pending) */
+    uint32_t *bseq;          /* per bank: arrival order of the request that command serves */
+    uint8_t *bcmd;           /* per bank: that command */
+    uint64_t dirty;          /* banks (bit b) whose choice must be re-asked (banks <= 64) */
+    uint64_t repick;         /* banks with a repick_at time */
+    uint64_t active;         /* banks with a request chosen or in service */
     struct mw_dram_cand *cands;
     int32_t *cand_slot;
     uint64_t bus_free;       /* first cycle the data bus is free */
@@ -120,6 +155,20 @@ static void build_timing(struct mw_dram *d, const struct mw_config *c)
     t[P][A][SB] = (int)c->dram.tRP;
     t[R][R][SG] = rr_l, t[R][W][SG] = rtw, t[W][R][SG] = wtr, t[W][W][SG] = rr_l, t[A][A][SG] = (int)c->dram.tRRD;
     t[R][R][SO] = rr_s, t[R][W][SO] = rtw, t[W][R][SO] = wtr, t[W][W][SO] = rr_s, t[A][A][SO] = (int)c->dram.tRRD;
+    for (int from = 0; from < MW_DCMD_COUNT; from++)
+        for (int sc = 0; sc < MW_DSCOPE_COUNT; sc++) {
+            d->eff[from][sc].n = 0;
+            for (int to = 0; to < MW_DCMD_COUNT; to++)
+                if (t[from][to][sc] > 0) {
+                    int k = d->eff[from][sc].n++;
+                    d->eff[from][sc].to[k] = (uint8_t)to;
+                    d->eff[from][sc].dl[k] = (uint16_t)t[from][to][sc];
+                    if (sc != MW_DSCOPE_BANK) d->aff_other[from] |= (uint8_t)(1u << to);
+                }
+        }
+    /* a column command also moves the data bus, which every RD and WR waits for */
+    d->aff_other[MW_DCMD_RD] |= 1u << MW_DCMD_RD | 1u << MW_DCMD_WR;
+    d->aff_other[MW_DCMD_WR] |= 1u << MW_DCMD_RD | 1u << MW_DCMD_WR;
 }
 
 static int parse_map(struct mw_dram *d, const struct mw_config *c, struct mw_err *e)
@@ -215,10 +264,14 @@ struct mw_dram *mw_dram_create(const struct mw_config *c, int channel, struct mw
     d->staged = calloc((size_t)d->nslots, sizeof *d->staged);
     d->inq = calloc((size_t)(d->in_cap ? d->in_cap : 1), sizeof *d->inq);
     d->banks = calloc((size_t)d->nbanks, sizeof *d->banks);
+    d->bready = calloc((size_t)d->nbanks, sizeof *d->bready);
+    d->grp = calloc((size_t)(d->ngroups * MW_DCMD_COUNT), sizeof *d->grp);
+    d->bseq = calloc((size_t)d->nbanks, sizeof *d->bseq);
+    d->bcmd = calloc((size_t)d->nbanks, sizeof *d->bcmd);
     d->cands = calloc((size_t)d->nslots, sizeof *d->cands);
     d->cand_slot = calloc((size_t)d->nslots, sizeof *d->cand_slot);
     d->heap = calloc((size_t)d->heap_cap, sizeof *d->heap);
-    if (!d->slots || !d->staged || !d->inq || !d->banks || !d->cands || !d->cand_slot || !d->heap) {
+    if (!d->slots || !d->staged || !d->inq || !d->banks || !d->grp || !d->bready || !d->bseq || !d->bcmd || !d->cands || !d->cand_slot || !d->heap) {
         mw_dram_destroy(d);
         mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
         return NULL;
@@ -231,7 +284,10 @@ struct mw_dram *mw_dram_create(const struct mw_config *c, int channel, struct mw
         k->head = k->tail = k->cur = k->choice = NIL;
         k->repick_at = MW_NEVER;
         k->group = (uint8_t)(b % d->ngroups);
+        d->bready[b] = MW_NEVER;
     }
+    for (int i = 0; i < d->ngroups * MW_DCMD_COUNT; i++) d->grp[i].who = -1;
+    for (int i = 0; i < MW_DCMD_COUNT; i++) d->chan[i].who = -1;
     mw_fifo_init(&d->done, 1 << 30);
     d->serve_reads = true;
     d->serve_writes = !d->split;
@@ -245,6 +301,10 @@ void mw_dram_destroy(struct mw_dram *d)
     free(d->staged);
     free(d->inq);
     free(d->banks);
+    free(d->bready);
+    free(d->grp);
+    free(d->bseq);
+    free(d->bcmd);
     free(d->cands);
     free(d->cand_slot);
     free(d->heap);
@@ -353,7 +413,7 @@ static void list_append(struct mw_dram *d, int i)
     else k->head = i;
     k->tail = i;
     k->nq++;
-    k->dirty = 1;
+    d->dirty |= 1ull << s->bank;
 }
 
 static void list_remove(struct mw_dram *d, int i)
@@ -430,10 +490,20 @@ static int next_cmd(const struct bank *k, const struct slot *s)
     return s->is_write ? MW_DCMD_WR : MW_DCMD_RD;
 }
 
-/* Earliest cycle the command can issue (timing table and data bus). */
-static uint64_t cmd_ready(const struct mw_dram *d, const struct bank *k, int cmd)
+/* Earliest cycle `cmd` may issue on bank b by the timing table: its own commands, its group's other banks,
+ * the other groups. */
+static uint64_t next_time(const struct mw_dram *d, int b, int cmd)
 {
+    const struct bank *k = &d->banks[b];
     uint64_t t = k->next[cmd];
+    t = mw_max_u64(t, top2_get(&d->grp[k->group * MW_DCMD_COUNT + cmd], b));
+    return mw_max_u64(t, top2_get(&d->chan[cmd], k->group));
+}
+
+/* Earliest cycle the command can issue (timing table and data bus). */
+static uint64_t cmd_ready(const struct mw_dram *d, int b, int cmd)
+{
+    uint64_t t = next_time(d, b, cmd);
     if (cmd == MW_DCMD_RD || cmd == MW_DCMD_WR) {
         uint64_t lat = (uint64_t)(cmd == MW_DCMD_RD ? d->tCL : d->tCWL);
         if (d->bus_free > lat) t = mw_max_u64(t, d->bus_free - lat);
@@ -465,7 +535,8 @@ static bool mode_of(const struct mw_dram *d, bool *r, bool *w)
 static void pick(struct mw_dram *d, int b, uint64_t now)
 {
     struct bank *k = &d->banks[b];
-    k->dirty = 0;
+    d->dirty &= ~(1ull << b);
+    d->repick &= ~(1ull << b);
     k->repick_at = MW_NEVER;
     k->choice = NIL;
     int n = 0, oldest_other = NIL;
@@ -487,7 +558,8 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
             if (s->row == k->open_row && s->seq > limit) younger_hit = true;
         }
         if (younger_hit) {
-            if (k->next[MW_DCMD_PRE] <= now) {
+            uint64_t pre = next_time(d, b, MW_DCMD_PRE);
+            if (pre <= now) {
                 int m = 0;
                 for (int j = 0; j < n; j++) {
                     const struct slot *s = &d->slots[d->cand_slot[j]];
@@ -495,7 +567,8 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
                 }
                 n = m;
             } else {
-                k->repick_at = k->next[MW_DCMD_PRE];
+                k->repick_at = pre;
+                d->repick |= 1ull << b;
             }
         }
     }
@@ -532,20 +605,41 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
     k->choice = d->cand_slot[idx];
 }
 
+/* Cache the cycle bank b's pending command may issue and whose request it serves. */
+static void bank_refresh(struct mw_dram *d, int b)
+{
+    const struct bank *k = &d->banks[b];
+    int i = k->cur != NIL ? k->cur : k->choice;
+    if (i == NIL) {
+        d->bready[b] = MW_NEVER;
+        d->active &= ~(1ull << b);
+        return;
+    }
+    d->active |= 1ull << b;
+    const struct slot *s = &d->slots[i];
+    int cmd = next_cmd(k, s);
+    d->bcmd[b] = (uint8_t)cmd;
+    d->bready[b] = mw_max_u64(cmd_ready(d, b, cmd), s->sched_from);
+    d->bseq[b] = s->seq;
+}
+
 /* Apply the timing effects of `cmd` issued on bank b at `now` to every bank. */
 static void apply_timing(struct mw_dram *d, int b, int cmd, uint64_t now)
 {
-    int g = d->banks[b].group;
-    for (int j = 0; j < d->nbanks; j++) {
-        struct bank *k = &d->banks[j];
-        int sc = j == b ? MW_DSCOPE_BANK : k->group == g ? MW_DSCOPE_GROUP : MW_DSCOPE_OTHER;
-        const int(*row)[MW_DSCOPE_COUNT] = d->timing[cmd];
-        for (int to = 0; to < MW_DCMD_COUNT; to++) {
-            int dl = row[to][sc];
-            if (dl > 0 && now + (uint64_t)dl > k->next[to]) k->next[to] = now + (uint64_t)dl;
-        }
+    struct bank *k = &d->banks[b];
+    int g = k->group;
+    const __typeof__(d->eff[0][0]) *ef = &d->eff[cmd][MW_DSCOPE_BANK];
+    for (int x = 0; x < ef->n; x++) {
+        uint64_t t = now + ef->dl[x];
+        if (t > k->next[ef->to[x]]) k->next[ef->to[x]] = t;
     }
+    ef = &d->eff[cmd][MW_DSCOPE_GROUP];
+    for (int x = 0; x < ef->n; x++) top2_put(&d->grp[g * MW_DCMD_COUNT + ef->to[x]], now + ef->dl[x], b);
+    ef = &d->eff[cmd][MW_DSCOPE_OTHER];
+    for (int x = 0; x < ef->n; x++) top2_put(&d->chan[ef->to[x]], now + ef->dl[x], g);
 }
+
+static void issue_column(struct mw_dram *d, int b, int i, int cmd, uint64_t now);
 
 static void issue(struct mw_dram *d, int b, uint64_t now)
 {
@@ -565,15 +659,29 @@ static void issue(struct mw_dram *d, int b, uint64_t now)
         k->open_row = MW_ROW_NONE;
         k->cols = 0;
         d->st.precharges++;
-        return;
+        break;
     case MW_DCMD_ACT:
         k->open_row = s->row;
         k->cols = 0;
         d->st.activates++;
-        return;
+        break;
     default:
+        issue_column(d, b, i, cmd, now);
         break;
     }
+    /* this bank's state and timing moved; on the others, only the commands this one constrains */
+    bank_refresh(d, b);
+    unsigned aff = d->aff_other[cmd];
+    for (uint64_t m = d->active & ~(1ull << b); m; m &= m - 1) {
+        int j = __builtin_ctzll(m);
+        if (aff >> d->bcmd[j] & 1) bank_refresh(d, j);
+    }
+}
+
+static void issue_column(struct mw_dram *d, int b, int i, int cmd, uint64_t now)
+{
+    struct bank *k = &d->banks[b];
+    struct slot *s = &d->slots[i];
     /* column command */
     if (k->cols) d->st.row_hits++;
     else if (s->conflict) d->st.row_conflicts++;
@@ -582,23 +690,12 @@ static void issue(struct mw_dram *d, int b, uint64_t now)
     uint64_t lat = (uint64_t)(cmd == MW_DCMD_RD ? d->tCL : d->tCWL);
     d->bus_free = now + lat + (uint64_t)d->burst;
     d->st.data_bus_busy += (uint64_t)d->burst;
-    k->dirty = 1; /* the open row was used: hits_in_row changed */
+    d->dirty |= 1ull << b; /* the open row was used: hits_in_row changed */
     if (--s->atoms) return;
     list_remove(d, i);
     k->cur = NIL;
     heap_push(d, (struct inflight){.done = now + lat + (uint64_t)d->burst, .seq = s->seq, .r = s->r});
     free_slot(d, i);
-}
-
-/* The bank's pending command and the cycle it may issue, or false if the bank has nothing to do. */
-static bool bank_pending(const struct mw_dram *d, const struct bank *k, uint64_t *ready, uint32_t *seq)
-{
-    int i = k->cur != NIL ? k->cur : k->choice;
-    if (i == NIL) return false;
-    const struct slot *s = &d->slots[i];
-    *ready = mw_max_u64(cmd_ready(d, k, next_cmd(k, s)), s->sched_from);
-    *seq = s->seq;
-    return true;
 }
 
 void mw_dram_cycle(struct mw_dram *d, uint64_t now)
@@ -628,20 +725,34 @@ void mw_dram_cycle(struct mw_dram *d, uint64_t now)
     d->draining = mode_of(d, &sr, &sw);
     if (sr != d->serve_reads || sw != d->serve_writes) {
         d->serve_reads = sr, d->serve_writes = sw;
-        for (int b = 0; b < d->nbanks; b++) d->banks[b].dirty = 1;
+        d->dirty = d->nbanks == 64 ? ~0ull : (1ull << d->nbanks) - 1;
     }
-    /* 4. banks without a committed request (re)choose; 5. the oldest ready command issues */
+    /* 4. banks without a committed request (re)choose */
+    uint64_t ask = d->dirty;
+    for (uint64_t m = d->repick; m; m &= m - 1) {
+        int b = __builtin_ctzll(m);
+        if (d->banks[b].repick_at <= now) ask |= 1ull << b;
+    }
+    for (; ask; ask &= ask - 1) {
+        int b = __builtin_ctzll(ask);
+        struct bank *k = &d->banks[b];
+        if (k->cur != NIL) continue; /* asked again when its request is done */
+        if (k->nq) {
+            pick(d, b, now);
+        } else {
+            d->dirty &= ~(1ull << b);
+            d->repick &= ~(1ull << b);
+            k->choice = NIL;
+            k->repick_at = MW_NEVER;
+        }
+        bank_refresh(d, b);
+    }
+    /* 5. the oldest ready command issues */
     int best = NIL;
     uint32_t best_seq = UINT32_MAX;
-    for (int b = 0; b < d->nbanks; b++) {
-        struct bank *k = &d->banks[b];
-        if (k->cur == NIL && (k->dirty || k->repick_at <= now)) {
-            if (k->nq) pick(d, b, now);
-            else k->dirty = 0, k->choice = NIL, k->repick_at = MW_NEVER;
-        }
-        uint64_t ready;
-        uint32_t seq;
-        if (bank_pending(d, k, &ready, &seq) && ready <= now && seq < best_seq) best = b, best_seq = seq;
+    for (uint64_t m = d->active; m; m &= m - 1) {
+        int b = __builtin_ctzll(m);
+        if (d->bready[b] <= now && d->bseq[b] < best_seq) best = b, best_seq = d->bseq[b];
     }
     if (best != NIL) issue(d, best, now);
     /* 6. the input FIFO's head moves into the scheduler queue */
@@ -665,14 +776,15 @@ uint64_t mw_dram_next_event(const struct mw_dram *d, uint64_t now)
         bool sr, sw, drain = mode_of(d, &sr, &sw);
         if (sr != d->serve_reads || sw != d->serve_writes || drain != d->draining) return now;
     }
-    for (int b = 0; b < d->nbanks; b++) {
-        const struct bank *k = &d->banks[b];
-        if (k->cur == NIL && k->dirty && k->nq) return now;
-        if (k->cur == NIL) t = mw_min_u64(t, k->repick_at);
-        uint64_t ready;
-        uint32_t seq;
-        if (bank_pending(d, k, &ready, &seq)) t = mw_min_u64(t, ready);
+    for (uint64_t m = d->dirty; m; m &= m - 1) {
+        const struct bank *k = &d->banks[__builtin_ctzll(m)];
+        if (k->cur == NIL && k->nq) return now;
     }
+    for (uint64_t m = d->repick; m; m &= m - 1) {
+        const struct bank *k = &d->banks[__builtin_ctzll(m)];
+        if (k->cur == NIL) t = mw_min_u64(t, k->repick_at);
+    }
+    for (uint64_t m = d->active; m; m &= m - 1) t = mw_min_u64(t, d->bready[__builtin_ctzll(m)]);
     if (d->in_n && sched_room(d, d->inq[d->in_head]->kind)) t = mw_min_u64(t, d->inq[d->in_head]->t_dram_enq);
     return t == MW_NEVER ? MW_NEVER : mw_max_u64(t, now);
 }
