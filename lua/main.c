@@ -1,5 +1,7 @@
 /* The moonwarp command: `run` a workload on a machine config, `list-policies`, `list-workloads`, `dram`
  * (the DRAM controller alone on a request trace). Bad input exits 2 with file:line:col: message. */
+#include "cmd_dram.h"
+#include "cmd_trace.h"
 #include "config.h"
 #include "policy.h"
 #include "report.h"
@@ -15,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int mw_cmd_dram(int argc, char **argv) __attribute__((weak));
 
 enum { EXIT_INPUT = 2, EXIT_RUN = 3 };
 
@@ -26,7 +27,8 @@ static void usage(FILE *f)
           "               [--set section.key=value]... [--seed N] [--out DIR] [--max-cycles N] [--quiet]\n"
           "  moonwarp list-policies        every decision point, policy, parameter and default\n"
           "  moonwarp list-workloads       built-in workloads\n"
-          "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n",
+          "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n"
+          "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n",
           f);
 }
 
@@ -239,7 +241,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "list-policies") || !strcmp(cmd, "--list-policies")) return list_policies();
     if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();
-    if (!strcmp(cmd, "dram") && mw_cmd_dram) return mw_cmd_dram(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dram")) return mw_cmd_dram(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trace")) return mw_cmd_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;
