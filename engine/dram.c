@@ -75,6 +75,11 @@ struct bitrun {
 };
 enum { F_ROW, F_BANK, F_COL, F_NFIELDS };
 
+struct eff_list {
+    uint8_t n, to[MW_DCMD_COUNT];
+    uint16_t dl[MW_DCMD_COUNT];
+};
+
 struct mw_dram {
     const struct mw_config *cfg;
     int channel;
@@ -86,10 +91,7 @@ struct mw_dram {
     int tCL, tCWL;
     int timing[MW_DCMD_COUNT][MW_DCMD_COUNT][MW_DSCOPE_COUNT];
     /* the same table as sparse lists: for (from, scope), the commands it constrains and by how much */
-    struct {
-        uint8_t n, to[MW_DCMD_COUNT];
-        uint16_t dl[MW_DCMD_COUNT];
-    } eff[MW_DCMD_COUNT][MW_DSCOPE_COUNT];
+    struct eff_list eff[MW_DCMD_COUNT][MW_DSCOPE_COUNT];
     uint8_t aff_other[MW_DCMD_COUNT]; /* commands (bit mask) a command constrains on other banks */
     struct bitrun runs[64];
     int nruns;
@@ -628,7 +630,7 @@ static void apply_timing(struct mw_dram *d, int b, int cmd, uint64_t now)
 {
     struct bank *k = &d->banks[b];
     int g = k->group;
-    const __typeof__(d->eff[0][0]) *ef = &d->eff[cmd][MW_DSCOPE_BANK];
+    const struct eff_list *ef = &d->eff[cmd][MW_DSCOPE_BANK];
     for (int x = 0; x < ef->n; x++) {
         uint64_t t = now + ef->dl[x];
         if (t > k->next[ef->to[x]]) k->next[ef->to[x]] = t;
