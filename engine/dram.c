@@ -20,7 +20,7 @@ struct slot {
     struct mw_req *r;
     uint64_t enq;        /* cycle it entered the controller (push cycle + 1) */
     uint64_t sched_from; /* first cycle its first command may issue */
-    uint32_t seq;        /* arrival order: the age used everywhere */
+    uint64_t seq;        /* arrival order: the age used everywhere */
     uint32_t row, col;
     uint16_t bank;
     uint16_t atoms;      /* column commands still to issue */
@@ -65,7 +65,7 @@ struct bank {
 
 struct inflight {
     uint64_t done;
-    uint32_t seq;
+    uint64_t seq;
     struct mw_req *r;
 };
 
@@ -81,7 +81,6 @@ struct eff_list {
 };
 
 struct mw_dram {
-    const struct mw_config *cfg;
     int channel;
     struct mw_policy_inst *sched;
     struct mw_dram_stats st;
@@ -108,13 +107,13 @@ struct mw_dram {
     struct mw_req **inq;     /* input FIFO (dram.input_queue) */
     int in_cap, in_head, in_n;
     bool draining, serve_writes, serve_reads;
-    uint32_t seq;
+    uint64_t seq;
 
     struct bank *banks;
     struct top2 *grp;        /* [group * MW_DCMD_COUNT + cmd]: constraints from the group's other banks */
     struct top2 chan[MW_DCMD_COUNT]; /* constraints from the other groups */
     uint64_t *bready;        /* per bank: cycle its pending command may issue (NEVER = nothing pending) */
-    uint32_t *bseq;          /* per bank: arrival order of the request that command serves */
+    uint64_t *bseq;          /* per bank: arrival order of the request that command serves */
     uint8_t *bcmd;           /* per bank: that command */
     uint64_t dirty;          /* banks (bit b) whose choice must be re-asked (banks <= 64) */
     uint64_t repick;         /* banks with a repick_at time */
@@ -226,6 +225,11 @@ struct mw_dram *mw_dram_create(const struct mw_config *c, int channel, struct mw
                                struct mw_err *e)
 {
     const char *src = c->source[0] ? c->source : NULL;
+    if (c->dram.banks > 64) { /* bank sets are 64-bit masks */
+        mw_err_set(e, MW_EINVAL, src, 0, 0, "dram.banks: at most 64 banks per channel, got %lld",
+                   (long long)c->dram.banks);
+        return NULL;
+    }
     if (c->dram.banks % c->dram.bank_groups) {
         mw_err_set(e, MW_EINVAL, src, 0, 0, "dram.bank_groups (%lld) must divide dram.banks (%lld)",
                    (long long)c->dram.bank_groups, (long long)c->dram.banks);
@@ -236,7 +240,6 @@ struct mw_dram *mw_dram_create(const struct mw_config *c, int channel, struct mw
         mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
         return NULL;
     }
-    d->cfg = c;
     d->channel = channel;
     d->sched = sched;
     d->nbanks = (int)c->dram.banks;
@@ -273,7 +276,8 @@ struct mw_dram *mw_dram_create(const struct mw_config *c, int channel, struct mw
     d->cands = calloc((size_t)d->nslots, sizeof *d->cands);
     d->cand_slot = calloc((size_t)d->nslots, sizeof *d->cand_slot);
     d->heap = calloc((size_t)d->heap_cap, sizeof *d->heap);
-    if (!d->slots || !d->staged || !d->inq || !d->banks || !d->grp || !d->bready || !d->bseq || !d->bcmd || !d->cands || !d->cand_slot || !d->heap) {
+    if (!d->slots || !d->staged || !d->inq || !d->banks || !d->grp || !d->bready || !d->bseq || !d->bcmd ||
+        !d->cands || !d->cand_slot || !d->heap) {
         mw_dram_destroy(d);
         mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
         return NULL;
@@ -553,7 +557,7 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
      * soon as its PRE is allowed; from then on the younger hits are hidden from the policy */
     if (d->max_row_hits && k->open_row != MW_ROW_NONE && oldest_other != NIL &&
         k->cols >= (uint32_t)d->max_row_hits) {
-        uint32_t limit = d->slots[oldest_other].seq;
+        uint64_t limit = d->slots[oldest_other].seq;
         bool younger_hit = false;
         for (int j = 0; j < n; j++) {
             const struct slot *s = &d->slots[d->cand_slot[j]];
@@ -584,7 +588,7 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
             struct mw_dram_cand *c = &d->cands[j];
             uint32_t merge = r->merge ? r->merge : 1;
             c->arrival = s->enq;
-            c->id = s->seq;
+            c->id = (uint32_t)s->seq;
             c->row = s->row;
             c->bank = s->bank;
             c->is_write = s->is_write;
@@ -751,7 +755,7 @@ void mw_dram_cycle(struct mw_dram *d, uint64_t now)
     }
     /* 5. the oldest ready command issues */
     int best = NIL;
-    uint32_t best_seq = UINT32_MAX;
+    uint64_t best_seq = UINT64_MAX;
     for (uint64_t m = d->active; m; m &= m - 1) {
         int b = __builtin_ctzll(m);
         if (d->bready[b] <= now && d->bseq[b] < best_seq) best = b, best_seq = d->bseq[b];

@@ -106,7 +106,8 @@ int mw_cmd_dram(int argc, char **argv)
             }
             repeat = (int)v;
         } else {
-            fprintf(stderr, "moonwarp dram: %s '%s'\n", a[0] == '-' ? "unknown option or missing value" : "unexpected argument", a);
+            fprintf(stderr, "moonwarp dram: %s '%s'\n",
+                    a[0] == '-' ? "unknown option or missing value" : "unexpected argument", a);
             usage(stderr);
             return EXIT_INPUT;
         }

@@ -22,7 +22,10 @@
 #define DERIVED "../shared/dram-oracle/gtx480_gddr5.derived.txt"
 
 /* The oracle's address layout: [5:0] byte, [11:6] column, [15:12] bank, [27:16] row. */
-static uint64_t A(unsigned bank, unsigned row, unsigned col) { return ((uint64_t)row << 16) | (bank << 12) | (col << 6); }
+static uint64_t A(unsigned bank, unsigned row, unsigned col)
+{
+    return ((uint64_t)row << 16) | (bank << 12) | (col << 6);
+}
 
 /* ---- a small rig: one controller, a script of requests, a command log ------------------------------------ */
 

@@ -97,8 +97,10 @@ static void check_config(const char *yaml, const char *refcsv, const char *label
         double dl = fabs(r.avg_read_latency - ref[i].lat) / ref[i].lat;
         double dh = fabs(r.row_hit_rate - ref[i].hit);
         double db = fabs(r.bandwidth_gbps - ref[i].bw) / ref[i].bw;
-        if (dc > 0.10) fail_msg("%s %s: cycles %llu vs oracle %llu", label, r.name, (unsigned long long)r.cycles, ref[i].cycles);
-        if (dl > 0.10) fail_msg("%s %s: avg read latency %.4f vs oracle %.4f", label, r.name, r.avg_read_latency, ref[i].lat);
+        if (dc > 0.10)
+            fail_msg("%s %s: cycles %llu vs oracle %llu", label, r.name, (unsigned long long)r.cycles, ref[i].cycles);
+        if (dl > 0.10)
+            fail_msg("%s %s: avg read latency %.4f vs oracle %.4f", label, r.name, r.avg_read_latency, ref[i].lat);
         if (dh > 0.05) fail_msg("%s %s: row-hit rate %.5f vs oracle %.5f", label, r.name, r.row_hit_rate, ref[i].hit);
         if (db > 0.10) fail_msg("%s %s: bandwidth %.4f vs oracle %.4f", label, r.name, r.bandwidth_gbps, ref[i].bw);
     }
