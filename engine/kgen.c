@@ -117,6 +117,16 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
     return true;
 }
 
+static int emit_exit(struct gen_warp *gw, struct mw_inst *out)
+{
+    gw->phase = 3;
+    memset(out, 0, offsetof(struct mw_inst, addr));
+    out->op = MW_OP_EXIT;
+    out->mask = gw->mask;
+    out->pc = 0xfff0;
+    return 1;
+}
+
 static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct mw_inst *out, struct mw_err *e)
 {
     struct gen *g = w->self;
@@ -128,12 +138,7 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
             int rc = kk->custom(kk, &gw->t[0], gw->mask, gw->scratch, out, e);
             if (rc != 0) return rc;
         }
-        gw->phase = 3;
-        memset(out, 0, offsetof(struct mw_inst, addr));
-        out->op = MW_OP_EXIT;
-        out->mask = gw->mask;
-        out->pc = 0xfff0;
-        return 1;
+        return emit_exit(gw, out);
     }
     for (;;) {
         switch (gw->phase) {
@@ -170,12 +175,7 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
                 if (emit(kk, gw, &kk->epi[i], 0x8000 + (uint64_t)i * 16, out)) return 1;
                 continue;
             }
-            gw->phase = 3;
-            memset(out, 0, offsetof(struct mw_inst, addr));
-            out->op = MW_OP_EXIT;
-            out->mask = gw->mask;
-            out->pc = 0xfff0;
-            return 1;
+            return emit_exit(gw, out);
         default:
             return 0;
         }

@@ -2,18 +2,6 @@
  * issuing from the warp that issued last while it is ready, otherwise the oldest ready warp (launch order). */
 #include "policies.h"
 #include "sched_state.h"
-
-static int create(struct mw_policy_inst *pi, struct mw_err *e)
-{
-    int n = mw_sched_slots(pi);
-    int *last = malloc((size_t)n * sizeof *last);
-    if (!last) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int i = 0; i < n; i++) last[i] = -1;
-    pi->state = last;
-    return 0;
-}
-static void destroy(struct mw_policy_inst *pi) { free(pi->state); }
-
 static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
     int greedy = ((int *)pi->state)[mw_sched_index(pi, sm, sched)];
@@ -27,16 +15,10 @@ static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *re
     return best;
 }
 
-static void issued(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
-{
-    (void)in;
-    ((int *)pi->state)[mw_sched_index(pi, sm, sched)] = w;
-}
-
 const struct mw_warp_sched_ops mw_pol_gto = {
     .base = {.point = MW_PT_WARP_SCHED, .name = "gto",
              .desc = "greedy-then-oldest: the last warp while it is ready, else the oldest ready warp",
-             .create = create, .destroy = destroy},
+             .create = mw_sched_last_create, .destroy = mw_sched_last_destroy},
     .pick = pick,
-    .issued = issued,
+    .issued = mw_sched_last_issued,
 };

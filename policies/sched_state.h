@@ -16,4 +16,21 @@ static inline int mw_sched_index(const struct mw_policy_inst *pi, int sm, int sc
     return pi->sim ? sm * mw_n_schedulers(pi->sim) + sched : 0;
 }
 
+/* State shared by LRR and GTO: the warp each scheduler issued last (-1 = none yet). */
+static inline int mw_sched_last_create(struct mw_policy_inst *pi, struct mw_err *e)
+{
+    int n = mw_sched_slots(pi);
+    int *last = malloc((size_t)n * sizeof *last);
+    if (!last) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < n; i++) last[i] = -1;
+    pi->state = last;
+    return 0;
+}
+static inline void mw_sched_last_destroy(struct mw_policy_inst *pi) { free(pi->state); }
+static inline void mw_sched_last_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    (void)in;
+    ((int *)pi->state)[mw_sched_index(pi, sm, sched)] = w;
+}
+
 #endif
