@@ -20,5 +20,8 @@ int mw_wl_polybench_3mm(struct mw_workload *w, const char *size, uint64_t seed, 
 int mw_wl_polybench_2dconv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_polybench_3dconv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_polybench_fdtd2d(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_bfs(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The BFS input: a seeded uniform random undirected graph in CSR form (row: n + 1 offsets, col: m targets). */
+int mw_wl_bfs_graph(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, uint32_t **col, uint32_t *m);
 
 #endif

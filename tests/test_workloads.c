@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "workload.h"
+#include "workloads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,11 +271,66 @@ static void test_stencils(void **state)
     assert_string_equal(k[2].name, "fdtd_step3_kernel");
 }
 
+/* BFS: every reachable node is in the frontier exactly once, and Kernel's loop then loads g_graph_edges[i] for
+ * each of its edges: the edge loads (one lane per edge) equal the sum of the reachable nodes' degrees, computed
+ * here by an independent BFS over the same seeded graph. Kernel + Kernel2 run once per level plus a final pair. */
+struct bfs_count {
+    uint64_t edge_lanes, hash;
+};
+static void bfs_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct bfs_count *c = arg;
+    if (strcmp(k->name, "Kernel") == 0 && in->pc == 8 * 16 && in->op == MW_OP_LD_GLOBAL)
+        c->edge_lanes += (uint64_t)__builtin_popcount(in->mask);
+    c->hash = c->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        if (in->mask >> l & 1u) c->hash = c->hash * 31 + in->addr[l];
+}
+
+static void test_bfs(void **state)
+{
+    (void)state;
+    uint32_t *row, *col, m, n = 2048;
+    assert_int_equal(mw_wl_bfs_graph(n, 6, 7, &row, &col, &m), 0);
+    assert_int_equal(m, n * 6);
+    int *dist = malloc(n * sizeof *dist), *q = malloc(n * sizeof *q);
+    for (uint32_t i = 0; i < n; i++) dist[i] = -1;
+    int qh = 0, qt = 0, maxd = 0;
+    uint64_t reach_edges = 0;
+    dist[0] = 0, q[qt++] = 0;
+    while (qh < qt) {
+        int v = q[qh++];
+        reach_edges += row[v + 1] - row[v];
+        for (uint32_t i = row[v]; i < row[v + 1]; i++)
+            if (dist[col[i]] < 0) {
+                dist[col[i]] = dist[v] + 1;
+                if (dist[col[i]] > maxd) maxd = dist[col[i]];
+                q[qt++] = (int)col[i];
+            }
+    }
+    assert_true(qt > (int)n / 2);
+    struct kstat ks[2];
+    struct bfs_count c = {0, 0}, c2 = {0, 0}, c3 = {0, 0};
+    int nk = walk("rodinia.bfs", "tiny", 7, ks, 2, bfs_cb, &c);
+    assert_int_equal(nk, 2 * (maxd + 1));
+    assert_int_equal(c.edge_lanes, reach_edges);
+    check_shape(&ks[0].k, 4, 1, 512, 1);
+    assert_string_equal(ks[1].k.name, "Kernel2");
+    /* the first Kernel: only the source passes if (g_graph_mask[tid]); every neighbour is unvisited, so per edge
+     * g_graph_edges[i], g_graph_visited[id] and g_cost[tid] */
+    assert_int_equal(ks[0].thread_loads0, 1 + 2 + 3 * (row[1] - row[0]));
+    walk("rodinia.bfs", "tiny", 7, ks, 0, bfs_cb, &c2);
+    walk("rodinia.bfs", "tiny", 8, ks, 0, bfs_cb, &c3);
+    assert_true(c.hash == c2.hash);
+    assert_true(c.hash != c3.hash);
+    free(row), free(col), free(dist), free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_atax),      cmocka_unit_test(test_bicg),      cmocka_unit_test(test_mvt_gesummv),
-        cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),
+        cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),   cmocka_unit_test(test_bfs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
