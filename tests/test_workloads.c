@@ -283,8 +283,9 @@ static void bfs_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *i
     if (strcmp(k->name, "Kernel") == 0 && in->pc == 8 * 16 && in->op == MW_OP_LD_GLOBAL)
         c->edge_lanes += (uint64_t)__builtin_popcount(in->mask);
     c->hash = c->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
-    for (int l = 0; l < MW_WARP_SIZE; l++)
-        if (in->mask >> l & 1u) c->hash = c->hash * 31 + in->addr[l];
+    if (mw_op_is_mem(in->op))
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (in->mask >> l & 1u) c->hash = c->hash * 31 + in->addr[l];
 }
 
 static void test_bfs(void **state)
