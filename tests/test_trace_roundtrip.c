@@ -67,8 +67,17 @@ static void test_roundtrip_micro(void **st)
     roundtrip("micro.reuse", "small");
 }
 
+/* a benchmark model with a divergent kernel, and a data-dependent one */
+static void test_roundtrip_benchmarks(void **st)
+{
+    (void)st;
+    roundtrip("polybench.atax", "tiny");
+    roundtrip("rodinia.bfs", "tiny");
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_roundtrip_micro)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_roundtrip_micro),
+                                       cmocka_unit_test(test_roundtrip_benchmarks)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
