@@ -309,16 +309,28 @@ static void dram_tick(struct mw_sim *s)
     for (int p = 0; p < s->nparts; p++) {
         struct mw_dram *d = s->dram[p];
         /* the partition's slices take turns offering one request per cycle */
+        bool refused = false;
         for (int k = 0; k < nsub; k++) {
             struct mw_l2 *l2 = &s->l2[p * nsub + (int)((now + (uint64_t)k) % (uint64_t)nsub)];
             struct mw_req *r = l2->to_dram.head;
-            if (r && r->t_ready <= now_fs && mw_dram_can_accept(d, r->kind)) {
-                mw_fifo_pop(&l2->to_dram);
-                mw_dram_push(d, r, now);
-                break;
+            if (!r || r->t_ready > now_fs) continue;
+            if (!mw_dram_can_accept(d, r->kind)) {
+                refused = true;
+                continue;
             }
+            mw_fifo_pop(&l2->to_dram);
+            mw_dram_push(d, r, now);
+            refused = false;
+            break;
         }
+        if (refused) mw_dram_note_refused(d, 1);
         mw_dram_cycle(d, now);
+        const char *derr = mw_dram_error(d);
+        if (derr && !s->failed) {
+            struct mw_err e;
+            mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "dram_scheduler (channel %d): %s", p, derr);
+            mw_sim_fail(s, &e);
+        }
         struct mw_req *r;
         while ((r = mw_dram_pop_done(d))) {
             if (r->kind == MW_REQ_READ) {
