@@ -24,4 +24,6 @@ int mw_wl_rodinia_bfs(struct mw_workload *w, const char *size, uint64_t seed, st
 /* The BFS input: a seeded uniform random undirected graph in CSR form (row: n + 1 offsets, col: m targets). */
 int mw_wl_bfs_graph(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, uint32_t **col, uint32_t *m);
 
+int mw_wl_rodinia_hotspot(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+
 #endif

@@ -327,11 +327,43 @@ static void test_bfs(void **state)
     free(row), free(col), free(dist), free(q);
 }
 
+/* HOTSPOT (64 x 64 grid, pyramid height 2): tiles of 16 with a 12 x 12 inner block, grid ceil(64/12) = 6
+ * blocks per side, 3 KB of shared tiles; every grid point is written by exactly one CTA's inner block, and
+ * each in-range thread loads temp_src[index] and power[index] once. */
+struct hs_count {
+    uint64_t st_lanes, ld_lanes;
+};
+static void hs_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    (void)k;
+    struct hs_count *c = arg;
+    if (in->op == MW_OP_ST_GLOBAL) c->st_lanes += (uint64_t)__builtin_popcount(in->mask);
+    if (in->op == MW_OP_LD_GLOBAL) c->ld_lanes += (uint64_t)__builtin_popcount(in->mask);
+}
+static void test_hotspot(void **state)
+{
+    (void)state;
+    struct kstat ks[1];
+    struct hs_count c = {0, 0};
+    assert_int_equal(walk("rodinia.hotspot", "tiny", 1, ks, 1, hs_cb, &c), 1);
+    check_shape(&ks[0].k, 6, 6, 16, 16);
+    assert_int_equal(ks[0].k.shmem, 3 * 16 * 16 * 4);
+    assert_int_equal(c.st_lanes, 64 * 64);
+    /* loaded tile points: per block dimension the tiles start at 12 b - 2 and cover 16, clipped to [0, 63] */
+    uint64_t cover = 0;
+    for (int b = 0; b < 6; b++) {
+        int lo = 12 * b - 2, hi = lo + 15;
+        cover += (uint64_t)((hi > 63 ? 63 : hi) - (lo < 0 ? 0 : lo) + 1);
+    }
+    assert_int_equal(c.ld_lanes, 2 * cover * cover);
+    assert_int_equal(ks[0].thread_loads0, 0); /* thread (0,0) of CTA (0,0) sits at (-2,-2) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_atax),      cmocka_unit_test(test_bicg),      cmocka_unit_test(test_mvt_gesummv),
-        cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),   cmocka_unit_test(test_bfs),
+        cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),   cmocka_unit_test(test_bfs), cmocka_unit_test(test_hotspot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs every built-in benchmark model (all but micro.*) at its default size on the GTX480 config under GTO and
+# writes docs/benchmarks.md: warp instructions, L1D miss rate, IPC and simulated cycles per benchmark.
+# Usage (from the repository root): experiments/bench_table.sh [build-dir] [output.md]
+set -eu
+BUILD=${1:-build}
+OUT=${2:-docs/benchmarks.md}
+BIN="$BUILD/moonwarp"
+CONFIG=experiments/configs/gtx480.yaml
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+[ -x "$BIN" ] || { echo "bench_table: no $BIN (build first)" >&2; exit 1; }
+names=$("$BIN" list-workloads | awk 'NR > 1 && $1 !~ /^micro\./ { print $1 }')
+
+{
+    echo "# Built-in benchmarks on the GTX480 model"
+    echo
+    echo "Every built-in benchmark model at its \`default\` size on \`$CONFIG\` with the GTO warp scheduler"
+    echo "(seed 1). IPC counts thread instructions per core cycle (\`gpu.ipc\`); the L1D miss rate is"
+    echo "\`l1d.miss_rate\`. Regenerate with \`experiments/bench_table.sh [build-dir]\` from the repository root."
+    echo
+    echo "| benchmark | kernels | warp instructions | L1D miss rate | IPC | cycles |"
+    echo "|---|---:|---:|---:|---:|---:|"
+} > "$TMP/table.md"
+
+for n in $names; do
+    "$BIN" run --config "$CONFIG" --workload "$n" --set policies.warp_scheduler=gto --quiet --out "$TMP/$n" >/dev/null
+    python3 - "$TMP/$n/stats.json" "$n" >> "$TMP/table.md" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["stats"]
+print("| %s | %d | %d | %.3f | %.2f | %d |" % (sys.argv[2], s["gpu.kernels"], s["gpu.warp_insts"],
+      s["l1d.miss_rate"], s["gpu.ipc"], s["gpu.cycles"]))
+PY
+done
+mkdir -p "$(dirname "$OUT")"
+cp "$TMP/table.md" "$OUT"
+echo "wrote $OUT"
