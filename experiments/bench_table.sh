@@ -19,6 +19,9 @@ names=$("$BIN" list-workloads | awk 'NR > 1 && $1 !~ /^micro\./ { print $1 }')
     echo "Every built-in benchmark model at its \`default\` size on \`$CONFIG\` with the GTO warp scheduler"
     echo "(seed 1). IPC counts thread instructions per core cycle (\`gpu.ipc\`); the L1D miss rate is"
     echo "\`l1d.miss_rate\`. Regenerate with \`experiments/bench_table.sh [build-dir]\` from the repository root."
+    echo "Sizes: \`moonwarp list-workloads\` lists each model's sizes (tiny, small, default, paper). The 1-D"
+    echo "PolyBench kernels (ATAX, BICG, MVT, GESUMMV) launch N/256 CTAs that each loop N times, so their default"
+    echo "(N = 512) occupies two SMs; \`--size paper\` runs N = 4096 on all SMs in tens of millions of cycles."
     echo
     echo "| benchmark | kernels | warp instructions | L1D miss rate | IPC | cycles |"
     echo "|---|---:|---:|---:|---:|---:|"
