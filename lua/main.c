@@ -1,9 +1,12 @@
 /* The moonwarp command: `run` a workload on a machine config, `list-policies`, `list-workloads`, `dram`
- * (the DRAM controller alone on a request trace). Bad input exits 2 with file:line:col: message. */
+ * (the DRAM controller alone on a request trace), `moonwarp script.lua [args]`, and with no arguments the Lua
+ * REPL. Bad input exits 2 with file:line:col: message. */
 #include "cmd_dram.h"
 #include "cmd_trace.h"
 #include "config.h"
+#include "lpolicy.h"
 #include "policy.h"
+#include "repl.h"
 #include "report.h"
 #include "sim.h"
 #include "workload.h"
@@ -28,7 +31,9 @@ static void usage(FILE *f)
           "  moonwarp list-policies        every decision point, policy, parameter and default\n"
           "  moonwarp list-workloads       built-in workloads\n"
           "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n"
-          "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n",
+          "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n"
+          "  moonwarp SCRIPT.lua [args]    run a Lua script (require \"moonwarp\")\n"
+          "  moonwarp                      the interactive Lua REPL\n",
           f);
 }
 
@@ -177,7 +182,7 @@ static int cmd_run(int argc, char **argv)
         mw_workload_close(&wl);
         return print_err(&e);
     }
-    if (mw_sim_set_workload(s, &wl, &e)) {
+    if (mw_sim_set_workload(s, &wl, &e) || mw_lua_install_config_policies(s, &cfg, &e)) {
         mw_sim_destroy(s);
         return print_err(&e);
     }
@@ -233,11 +238,11 @@ static int cmd_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return EXIT_INPUT;
-    }
+    if (argc < 2) return mw_repl_main();
     const char *cmd = argv[1];
+    size_t clen = strlen(cmd);
+    if ((clen > 4 && !strcmp(cmd + clen - 4, ".lua")) || (strchr(cmd, '/') && access(cmd, R_OK) == 0))
+        return mw_script_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "list-policies") || !strcmp(cmd, "--list-policies")) return list_policies();
     if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();

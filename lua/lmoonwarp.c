@@ -1,0 +1,752 @@
+/* The `moonwarp` Lua module (liolib.c's shape: a userdata class whose metatable's __index is its method
+ * table). mw.sim{...} builds a simulation from a YAML file or a Lua table through the config loader's own
+ * validation; methods choose policies (built-in by name, or Lua tables via lpolicy.c), run, step, reset,
+ * read stats and look inside the machine (engine/inspect.h). */
+#include "lmoonwarp.h"
+
+#include "config.h"
+#include "inspect.h"
+#include "lpolicy.h"
+#include "policy.h"
+#include "sim.h"
+#include "workload.h"
+
+#include <lauxlib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_MT "moonwarp.sim"
+
+struct lsim {
+    struct mw_sim *s;    /* NULL once closed */
+    struct mw_config *cfg;
+    char workload[128], size[32], trace[1024];
+    int running;
+    unsigned gen;        /* bumped by reset */
+};
+
+/* The simulation inside sim:run(), for Ctrl-C. Only a signal handler reads it besides run itself. */
+static struct mw_sim *volatile running_sim;
+static volatile sig_atomic_t interrupted;
+
+int mw_lua_interrupt(void)
+{
+    struct mw_sim *s = running_sim;
+    if (!s) return 0;
+    interrupted = 1;
+    mw_sim_interrupt(s);
+    return 1;
+}
+int mw_lua_take_interrupted(void)
+{
+    int x = interrupted;
+    interrupted = 0;
+    return x;
+}
+
+static int raise_err(lua_State *L, const char *what, const struct mw_err *e)
+{
+    char buf[1600];
+    return luaL_error(L, "%s: %s", what, mw_err_str(e, buf, sizeof buf));
+}
+
+static struct lsim *check_open(lua_State *L, int i)
+{
+    struct lsim *ls = luaL_checkudata(L, i, SIM_MT);
+    if (!ls->s) luaL_error(L, "this simulation was closed; create a new one with mw.sim{...}");
+    return ls;
+}
+static struct lsim *check_idle(lua_State *L, int i)
+{
+    struct lsim *ls = check_open(L, i);
+    if (ls->running) luaL_error(L, "this simulation is running (called from one of its own policy hooks?)");
+    return ls;
+}
+
+/* ---- config from a Lua table ---------------------------------------------------------------------------- */
+static const char *value_text(lua_State *L, int idx, char *buf, size_t n)
+{
+    switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? "true" : "false";
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) snprintf(buf, n, "%lld", (long long)lua_tointeger(L, idx));
+        else snprintf(buf, n, "%.17g", lua_tonumber(L, idx));
+        return buf;
+    case LUA_TSTRING: return lua_tostring(L, idx);
+    default: return NULL;
+    }
+}
+
+static void table_set(lua_State *L, struct mw_config *c, const char *path, const char *val)
+{
+    char a[1400];
+    snprintf(a, sizeof a, "%s=%s", path, val);
+    struct mw_err e;
+    mw_err_clear(&e);
+    if (mw_config_set(c, a, &e)) {
+        if (!strncmp(e.msg, path, strlen(path))) luaL_error(L, "mw.sim: config table: %s", e.msg);
+        luaL_error(L, "mw.sim: config table: %s: %s", path, e.msg);
+    }
+}
+
+static void policy_from_table(lua_State *L, struct mw_config *c, const char *point, int t)
+{
+    char path[300], vb[64];
+    const char *v;
+    if (lua_type(L, t) != LUA_TTABLE) {
+        if (!(v = value_text(L, t, vb, sizeof vb))) luaL_error(L, "mw.sim: config.policies.%s: expected a name or a table", point);
+        snprintf(path, sizeof path, "policies.%s", point);
+        table_set(L, c, path, v);
+        return;
+    }
+    /* impl first (it resets the parameters), then script, then the parameters */
+    if (lua_getfield(L, t, "impl") != LUA_TNIL) {
+        if (!(v = value_text(L, -1, vb, sizeof vb))) luaL_error(L, "mw.sim: config.policies.%s.impl: expected a name", point);
+        snprintf(path, sizeof path, "policies.%s", point);
+        table_set(L, c, path, v);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "script") != LUA_TNIL) {
+        snprintf(path, sizeof path, "policies.%s.script", point);
+        table_set(L, c, path, luaL_tolstring(L, -1, NULL));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "mw.sim: config.policies.%s: keys must be names", point);
+        const char *k = lua_tostring(L, -2);
+        if (strcmp(k, "impl") && strcmp(k, "script")) {
+            if (!(v = value_text(L, -1, vb, sizeof vb)))
+                luaL_error(L, "mw.sim: config.policies.%s.%s: expected a number, boolean or string", point, k);
+            snprintf(path, sizeof path, "policies.%s.%s", point, k);
+            table_set(L, c, path, v);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+static void config_from_table(lua_State *L, struct mw_config *c, int t)
+{
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "mw.sim: config: section names must be strings");
+        const char *sec = lua_tostring(L, -2);
+        if (lua_type(L, -1) != LUA_TTABLE) luaL_error(L, "mw.sim: config.%s: expected a table of keys", sec);
+        int st = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, st)) {
+            if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "mw.sim: config.%s: keys must be names", sec);
+            const char *key = lua_tostring(L, -2);
+            if (!strcmp(sec, "policies")) {
+                policy_from_table(L, c, key, lua_gettop(L));
+            } else {
+                char vb[64], path[300];
+                const char *v = value_text(L, -1, vb, sizeof vb);
+                if (!v) luaL_error(L, "mw.sim: config.%s.%s: expected a number, boolean or string", sec, key);
+                snprintf(path, sizeof path, "%s.%s", sec, key);
+                table_set(L, c, path, v);
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* ---- policies ------------------------------------------------------------------------------------------ */
+/* Apply spec (at index sp) at point pt: "name", "file.lua", {impl=..., params...}, or a table of hooks. */
+static void apply_policy(lua_State *L, struct lsim *ls, enum mw_point pt, int sp)
+{
+    struct mw_err e;
+    mw_err_clear(&e);
+    sp = lua_absindex(L, sp);
+    const char *pname = mw_point_names[pt];
+    int rc;
+    if (lua_type(L, sp) == LUA_TSTRING) {
+        const char *name = lua_tostring(L, sp);
+        size_t len = strlen(name);
+        if (len > 4 && !strcmp(name + len - 4, ".lua")) {
+            rc = mw_lua_policy_script(ls->s, pt, name, NULL, NULL, 0, &e);
+        } else {
+            const struct mw_policy *p = mw_policy_find(pt, name);
+            if (!p) luaL_error(L, "sim:policy: unknown %s policy '%s' (see mw.policies())", pname, name);
+            rc = mw_sim_set_policy(ls->s, pt, p, NULL, NULL, 0, &e);
+        }
+    } else if (lua_type(L, sp) == LUA_TTABLE) {
+        if (lua_getfield(L, sp, "impl") == LUA_TNIL) {
+            lua_pop(L, 1);
+            rc = mw_lua_policy_table(L, sp, ls->s, pt, NULL, NULL, 0, &e);
+        } else {
+            const char *impl = lua_tostring(L, -1);
+            if (!impl) luaL_error(L, "sim:policy: %s: impl must be a name", pname);
+            const char *keys[MW_POLICY_MAX_PARAMS], *vals[MW_POLICY_MAX_PARAMS];
+            char kbuf[MW_POLICY_MAX_PARAMS][64], vbuf[MW_POLICY_MAX_PARAMS][128], tmp[64];
+            int n = 0, top = lua_gettop(L);
+            lua_pushnil(L);
+            while (lua_next(L, sp)) {
+                const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+                if (!k) luaL_error(L, "sim:policy: %s: parameter names must be strings", pname);
+                if (strcmp(k, "impl") && strcmp(k, "script")) {
+                    if (n == MW_POLICY_MAX_PARAMS) luaL_error(L, "sim:policy: %s: too many parameters", pname);
+                    const char *v = value_text(L, -1, tmp, sizeof tmp);
+                    if (!v) luaL_error(L, "sim:policy: %s.%s: expected a number, boolean or string", pname, k);
+                    snprintf(kbuf[n], sizeof kbuf[n], "%s", k);
+                    snprintf(vbuf[n], sizeof vbuf[n], "%s", v);
+                    keys[n] = kbuf[n], vals[n] = vbuf[n];
+                    n++;
+                }
+                lua_pop(L, 1);
+            }
+            if (!strcmp(impl, "lua")) {
+                if (lua_getfield(L, sp, "script") != LUA_TSTRING)
+                    luaL_error(L, "sim:policy: %s: impl = \"lua\" needs script = \"path.lua\"", pname);
+                rc = mw_lua_policy_script(ls->s, pt, lua_tostring(L, -1), keys, vals, n, &e);
+            } else {
+                const struct mw_policy *p = mw_policy_find(pt, impl);
+                if (!p) luaL_error(L, "sim:policy: unknown %s policy '%s' (see mw.policies())", pname, impl);
+                rc = mw_sim_set_policy(ls->s, pt, p, keys, vals, n, &e);
+            }
+            lua_settop(L, top - 1);
+        }
+    } else {
+        return (void)luaL_error(L, "sim:policy: %s: expected a policy name, a script path or a table, got %s", pname,
+                                luaL_typename(L, sp));
+    }
+    if (rc) raise_err(L, "sim:policy", &e);
+}
+
+/* Build ls->s from ls->cfg, the workload and the recorded sim:policy() choices (uservalue table). */
+static void make_sim(lua_State *L, struct lsim *ls)
+{
+    struct mw_err e;
+    mw_err_clear(&e);
+    struct mw_workload wl;
+    int rc = ls->trace[0] ? mw_workload_open_trace(&wl, ls->trace, &e)
+                          : mw_workload_open_builtin(&wl, ls->workload, ls->size[0] ? ls->size : NULL,
+                                                     (uint64_t)ls->cfg->sim.seed, &e);
+    if (rc) raise_err(L, "mw.sim: workload", &e);
+    ls->s = mw_sim_create(ls->cfg, &e);
+    if (!ls->s) {
+        mw_workload_close(&wl);
+        raise_err(L, "mw.sim", &e);
+    }
+    if (mw_sim_set_workload(ls->s, &wl, &e) || mw_lua_install_config_policies(ls->s, ls->cfg, &e)) {
+        mw_sim_destroy(ls->s);
+        ls->s = NULL;
+        raise_err(L, "mw.sim", &e);
+    }
+    lua_getiuservalue(L, 1, 1);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        if (lua_rawgeti(L, -1, pt + 1) != LUA_TNIL) apply_policy(L, ls, (enum mw_point)pt, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* mw.sim{ config = "file.yaml" | {section = {key = value}}, set = {"l1d.assoc=8"}, workload = "micro.stream",
+ *         size = "small", trace = "dir", seed = 1, max_cycles = N } */
+static int l_sim(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    struct lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1); /* 2 */
+    memset(ls, 0, sizeof *ls);
+    luaL_setmetatable(L, SIM_MT);
+    lua_newtable(L);
+    lua_setiuservalue(L, 2, 1);
+    ls->cfg = malloc(sizeof *ls->cfg);
+    if (!ls->cfg) return luaL_error(L, "mw.sim: out of memory");
+    mw_config_defaults(ls->cfg);
+    struct mw_err e;
+    mw_err_clear(&e);
+    static const char *const known[] = {"config", "set", "workload", "size", "trace", "seed", "max_cycles", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        int i = 0;
+        while (known[i] && strcmp(known[i], k)) i++;
+        if (!known[i])
+            return luaL_error(L, "mw.sim: unknown option '%s' (config, set, workload, size, trace, seed, max_cycles)", k);
+        lua_pop(L, 1);
+    }
+    int t = lua_getfield(L, 1, "config");
+    if (t == LUA_TSTRING) {
+        if (mw_config_load_file(ls->cfg, lua_tostring(L, -1), &e)) return raise_err(L, "mw.sim", &e);
+    } else if (t == LUA_TTABLE) {
+        config_from_table(L, ls->cfg, -1);
+    } else if (t != LUA_TNIL) {
+        return luaL_error(L, "mw.sim: config must be a YAML file name or a table");
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "set") == LUA_TTABLE) {
+        for (lua_Integer i = 1; lua_rawgeti(L, -1, i) != LUA_TNIL; i++) {
+            const char *a = lua_tostring(L, -1);
+            if (!a) return luaL_error(L, "mw.sim: set[%d] must be a \"section.key=value\" string", (int)i);
+            if (mw_config_set(ls->cfg, a, &e)) return raise_err(L, "mw.sim", &e);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else if (!lua_isnil(L, -1)) return luaL_error(L, "mw.sim: set must be a list of \"section.key=value\" strings");
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "seed") != LUA_TNIL) {
+        int ok;
+        lua_Integer sd = lua_tointegerx(L, -1, &ok);
+        if (!ok || sd < 0 || sd > 4294967295LL) return luaL_error(L, "mw.sim: seed must be an integer in [0, 2^32)");
+        ls->cfg->sim.seed = sd;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "max_cycles") != LUA_TNIL) {
+        int ok;
+        lua_Integer mc = lua_tointegerx(L, -1, &ok);
+        if (!ok || mc < 0) return luaL_error(L, "mw.sim: max_cycles must be an integer >= 0");
+        ls->cfg->sim.max_cycles = mc;
+    }
+    lua_pop(L, 1);
+    if (mw_config_validate(ls->cfg, &e)) return raise_err(L, "mw.sim", &e);
+    const char *wl = NULL, *tr = NULL, *sz = NULL;
+    if (lua_getfield(L, 1, "workload") == LUA_TSTRING) wl = lua_tostring(L, -1);
+    if (lua_getfield(L, 1, "trace") == LUA_TSTRING) tr = lua_tostring(L, -1);
+    if (lua_getfield(L, 1, "size") == LUA_TSTRING) sz = lua_tostring(L, -1);
+    if (!wl == !tr) return luaL_error(L, "mw.sim: give exactly one of workload = \"name\" and trace = \"dir\"");
+    snprintf(ls->workload, sizeof ls->workload, "%s", wl ? wl : "");
+    snprintf(ls->trace, sizeof ls->trace, "%s", tr ? tr : "");
+    snprintf(ls->size, sizeof ls->size, "%s", sz ? sz : "");
+    lua_settop(L, 2);
+    lua_replace(L, 1); /* the userdata at 1, as make_sim expects */
+    make_sim(L, ls);
+    return 1;
+}
+
+static int m_policy(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    const char *pname = luaL_checkstring(L, 2);
+    int pt = mw_point_from_name(pname);
+    if (pt < 0) {
+        char list[256] = "";
+        for (int i = 0; i < MW_PT_COUNT; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", mw_point_names[i]);
+        return luaL_error(L, "sim:policy: unknown decision point '%s' (%s)", pname, list);
+    }
+    luaL_checkany(L, 3);
+    lua_settop(L, 3);
+    if (mw_inspect_started(ls->s)) return luaL_error(L, "sim:policy: policies can only change before the run starts");
+    apply_policy(L, ls, (enum mw_point)pt, 3);
+    lua_getiuservalue(L, 1, 1);
+    lua_pushvalue(L, 3);
+    lua_rawseti(L, -2, pt + 1);
+    lua_settop(L, 1);
+    return 1; /* chainable */
+}
+
+static int do_run(lua_State *L, struct lsim *ls, uint64_t cycles, const char *what)
+{
+    struct mw_err e;
+    mw_err_clear(&e);
+    struct mw_sim *prev = running_sim;
+    ls->running = 1;
+    running_sim = ls->s;
+    int rc = mw_sim_run(ls->s, cycles, &e);
+    running_sim = prev;
+    ls->running = 0;
+    if (rc < 0) {
+        char buf[1600];
+        return luaL_error(L, "%s: stopped at cycle %I: %s", what, (lua_Integer)mw_now(ls->s),
+                          mw_err_str(&e, buf, sizeof buf));
+    }
+    return rc;
+}
+
+/* sim:run() / sim:run{cycles = N}: true when the workload completed; false, why ("cycles", "interrupted",
+ * "max_cycles") when it paused. */
+static int m_run(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    uint64_t cycles = 0;
+    if (lua_istable(L, 2)) {
+        if (lua_getfield(L, 2, "cycles") != LUA_TNIL) {
+            int ok;
+            lua_Integer c = lua_tointegerx(L, -1, &ok);
+            if (!ok || c < 0) return luaL_error(L, "sim:run: cycles must be an integer >= 0");
+            cycles = (uint64_t)c;
+        }
+        lua_pop(L, 1);
+    } else if (!lua_isnoneornil(L, 2)) return luaL_error(L, "sim:run: expected nothing or {cycles = N}");
+    uint64_t start = mw_inspect_started(ls->s) ? mw_now(ls->s) : 0;
+    interrupted = 0;
+    int rc = do_run(L, ls, cycles, "sim:run");
+    lua_pushboolean(L, rc == 1);
+    if (rc == 1) return 1;
+    if (mw_lua_take_interrupted()) lua_pushliteral(L, "interrupted");
+    else if (cycles && mw_now(ls->s) - start >= cycles) lua_pushliteral(L, "cycles");
+    else lua_pushliteral(L, "max_cycles");
+    return 2;
+}
+
+/* sim:step(n): n core cycles (default 1); returns the cycle reached and whether the workload is done. */
+static int m_step(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    lua_Integer n = luaL_optinteger(L, 2, 1);
+    luaL_argcheck(L, n >= 1, 2, "step at least one cycle");
+    interrupted = 0;
+    int rc = do_run(L, ls, (uint64_t)n, "sim:step");
+    lua_pushinteger(L, (lua_Integer)mw_now(ls->s));
+    lua_pushboolean(L, rc == 1);
+    return 2;
+}
+
+static void free_sim(struct lsim *ls)
+{
+    if (ls->s) mw_sim_destroy(ls->s);
+    ls->s = NULL;
+}
+
+static int m_reset(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    lua_settop(L, 1);
+    free_sim(ls);
+    ls->gen++;
+    make_sim(L, ls);
+    return 1;
+}
+
+static int m_close(lua_State *L)
+{
+    struct lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    if (ls->running) return luaL_error(L, "sim:close: the simulation is running");
+    free_sim(ls);
+    free(ls->cfg);
+    ls->cfg = NULL;
+    return 0;
+}
+
+static int m_gc(lua_State *L)
+{
+    struct lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    if (!ls->running) {
+        free_sim(ls);
+        free(ls->cfg);
+        ls->cfg = NULL;
+    }
+    return 0;
+}
+
+static int m_tostring(lua_State *L)
+{
+    struct lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    if (!ls->s) lua_pushliteral(L, "moonwarp.sim (closed)");
+    else
+        lua_pushfstring(L, "moonwarp.sim (%s, cycle %I%s)", ls->trace[0] ? ls->trace : ls->workload,
+                        (lua_Integer)mw_now(ls->s), mw_sim_done(ls->s) ? ", done" : "");
+    return 1;
+}
+
+/* sim:stats() -> {name = value}; sim:stats{per_instance = false} leaves out unit.i.counter rows. */
+static int m_stats(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    bool per = true;
+    if (lua_istable(L, 2)) {
+        lua_getfield(L, 2, "per_instance");
+        if (!lua_isnil(L, -1)) per = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    struct mw_stat_list l;
+    mw_stat_list_init(&l);
+    if (mw_sim_stats(ls->s, &l, per)) {
+        mw_stat_list_fini(&l);
+        return luaL_error(L, "sim:stats: out of memory");
+    }
+    lua_createtable(L, 0, l.n);
+    for (int i = 0; i < l.n; i++) {
+        double v = l.v[i].value;
+        if (v == (double)(lua_Integer)v && v >= -9e15 && v <= 9e15) lua_pushinteger(L, (lua_Integer)v);
+        else lua_pushnumber(L, v);
+        lua_setfield(L, -2, l.v[i].name);
+    }
+    mw_stat_list_fini(&l);
+    return 1;
+}
+
+static int m_cycle(lua_State *L)
+{
+    struct lsim *ls = check_open(L, 1);
+    lua_pushinteger(L, (lua_Integer)mw_now(ls->s));
+    return 1;
+}
+static int m_done(lua_State *L)
+{
+    struct lsim *ls = check_open(L, 1);
+    lua_pushboolean(L, mw_sim_done(ls->s));
+    return 1;
+}
+
+/* sim:config() -> {section = {key = value}, policies = {point = name}} */
+static int m_config(lua_State *L)
+{
+    struct lsim *ls = check_open(L, 1);
+    const struct mw_config *c = mw_sim_config(ls->s);
+    lua_newtable(L);
+    for (int i = 0; i < mw_cfg_nfields; i++) {
+        const struct mw_cfg_field *f = &mw_cfg_fields[i];
+        if (lua_getfield(L, -1, f->section) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushvalue(L, -1);
+            lua_setfield(L, -3, f->section);
+        }
+        const char *p = (const char *)c + f->offset;
+        switch (f->type) {
+        case MW_CT_INT: lua_pushinteger(L, *(const int64_t *)(const void *)p); break;
+        case MW_CT_DOUBLE: lua_pushnumber(L, *(const double *)(const void *)p); break;
+        case MW_CT_BOOL: lua_pushboolean(L, *(const bool *)(const void *)p); break;
+        case MW_CT_ENUM: {
+            int v = *(const int *)(const void *)p;
+            const char *ch = f->unit;
+            for (int k = 0; k < v && ch; k++) ch = strchr(ch, '|') ? strchr(ch, '|') + 1 : NULL;
+            if (ch) lua_pushlstring(L, ch, strchr(ch, '|') ? (size_t)(strchr(ch, '|') - ch) : strlen(ch));
+            else lua_pushinteger(L, v);
+            break;
+        }
+        case MW_CT_STR: lua_pushstring(L, p); break;
+        }
+        lua_setfield(L, -2, f->key);
+        lua_pop(L, 1);
+    }
+    lua_newtable(L);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        struct mw_policy_inst *pi = mw_sim_policy(ls->s, (enum mw_point)pt);
+        lua_pushstring(L, pi->pol ? pi->pol->name : "?");
+        lua_setfield(L, -2, mw_point_names[pt]);
+    }
+    lua_setfield(L, -2, "policies");
+    return 1;
+}
+
+/* ---- inspection -------------------------------------------------------------------------------------------- */
+static struct mw_sim *check_started(lua_State *L, struct lsim *ls)
+{
+    if (!mw_inspect_started(ls->s)) luaL_error(L, "the simulation has not started yet: sim:step() first");
+    return ls->s;
+}
+static int check_sm(lua_State *L, struct mw_sim *s, int i)
+{
+    lua_Integer sm = luaL_checkinteger(L, i);
+    if (sm < 0 || sm >= mw_n_sms(s)) luaL_error(L, "SM %I out of range: 0..%d", sm, mw_n_sms(s) - 1);
+    return (int)sm;
+}
+#define SETI(k, v) (lua_pushinteger(L, (lua_Integer)(v)), lua_setfield(L, -2, k))
+#define SETB(k, v) (lua_pushboolean(L, (v)), lua_setfield(L, -2, k))
+#define SETS(k, v) (lua_pushstring(L, (v)), lua_setfield(L, -2, k))
+
+/* sim:warps(sm [, all]) -> list of warps (resident ones unless all) with their state and next instruction */
+static int m_warps(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    struct mw_sim *s = check_started(L, ls);
+    int sm = check_sm(L, s, 2);
+    bool all = lua_toboolean(L, 3);
+    static const char *const st[] = {"free", "active", "barrier", "exited"};
+    lua_newtable(L);
+    int n = 0;
+    for (int w = 0; w < mw_max_warps(s); w++) {
+        struct mw_warp_info wi;
+        if (mw_inspect_warp(s, sm, w, &wi)) break;
+        if (!all && (wi.state == 0 || wi.state == 3)) continue;
+        lua_createtable(L, 0, 14);
+        SETI("id", w);
+        SETS("state", wi.state >= 0 && wi.state < 4 ? st[wi.state] : "?");
+        SETI("cta", wi.cta_slot);
+        SETI("warp_in_cta", wi.warp_in_cta);
+        SETI("age", wi.age);
+        SETI("insts", wi.insts);
+        SETI("wake", wi.wake);
+        SETI("pending_loads", wi.pending_loads);
+        SETI("pending_stores", wi.pending_stores);
+        SETI("ibuffer", wi.ibuffer);
+        SETB("stream_done", wi.stream_done);
+        if (wi.has_inst) {
+            SETI("pc", wi.pc);
+            SETS("op", wi.op < MW_OP_COUNT ? mw_op_names[wi.op] : "?");
+            SETI("mask", wi.mask);
+        }
+        lua_rawseti(L, -2, ++n);
+    }
+    return 1;
+}
+
+/* sim:l1d(sm, set) -> list of the set's ways (index = way + 1) with per-line metadata */
+static int m_l1d(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    struct mw_sim *s = check_started(L, ls);
+    int sm = check_sm(L, s, 2);
+    lua_Integer set = luaL_checkinteger(L, 3);
+    if (set < 0 || set >= mw_sim_l1d_sets(s)) return luaL_error(L, "L1D set %I out of range: 0..%d", set, mw_sim_l1d_sets(s) - 1);
+    lua_newtable(L);
+    for (int w = 0; w < mw_sim_l1d_assoc(s); w++) {
+        struct mw_line_info li;
+        if (mw_inspect_l1d_line(s, sm, (int)set, w, &li)) break;
+        lua_createtable(L, 0, 12);
+        SETI("way", w + 1);
+        SETB("used", li.used);
+        if (li.used) {
+            SETI("line", li.line);
+            SETI("valid", li.valid);
+            SETI("pending", li.pending);
+            SETI("last_access", li.last_access);
+            SETI("fill_time", li.fill_time);
+            SETI("hits", li.hits);
+            SETI("pc", li.pc);
+            SETI("warp", li.warp);
+            if (li.meta && li.meta_bytes) {
+                luaL_Buffer b;
+                luaL_buffinit(L, &b);
+                for (size_t i = 0; i < li.meta_bytes; i++) {
+                    char hx[3];
+                    snprintf(hx, sizeof hx, "%02x", li.meta[i]);
+                    luaL_addlstring(&b, hx, 2);
+                }
+                luaL_pushresult(&b);
+                lua_setfield(L, -2, "meta");
+            }
+        }
+        lua_rawseti(L, -2, w + 1);
+    }
+    return 1;
+}
+
+/* sim:mshrs(sm) -> the valid MSHR entries, plus the miss queue and LDST occupancy as fields */
+static int m_mshrs(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    struct mw_sim *s = check_started(L, ls);
+    int sm = check_sm(L, s, 2);
+    lua_newtable(L);
+    int n = 0;
+    for (int i = 0; i < mw_inspect_mshr_entries(s); i++) {
+        struct mw_mshr_info mi;
+        if (mw_inspect_mshr(s, sm, i, &mi)) break;
+        if (!mi.valid) continue;
+        lua_createtable(L, 0, 8);
+        SETI("entry", i);
+        SETI("line", mi.line);
+        SETI("sectors", mi.sectors);
+        SETI("waiters", mi.waiters);
+        SETI("inflight", mi.inflight);
+        SETI("way", mi.way >= 0 ? mi.way + 1 : 0);
+        SETI("pc", mi.pc);
+        SETI("warp", mi.warp);
+        lua_rawseti(L, -2, ++n);
+    }
+    SETI("free", mw_l1d_mshr_free(s, sm));
+    SETI("miss_queue", mw_inspect_miss_queue(s, sm));
+    SETI("ldst_used", mw_inspect_ldst_used(s, sm));
+    return 1;
+}
+
+/* sim:dram(channel) -> {queue = n, pending = n, banks = {{bank = b, open_row = r | nil}, ...}} */
+static int m_dram(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    struct mw_sim *s = check_started(L, ls);
+    lua_Integer ch = luaL_checkinteger(L, 2);
+    if (ch < 0 || ch >= mw_inspect_n_partitions(s))
+        return luaL_error(L, "DRAM channel %I out of range: 0..%d", ch, mw_inspect_n_partitions(s) - 1);
+    lua_createtable(L, 0, 3);
+    SETI("queue", mw_inspect_dram_queue(s, (int)ch));
+    SETI("pending", mw_inspect_dram_pending(s, (int)ch));
+    lua_newtable(L);
+    for (int b = 0; b < mw_inspect_dram_banks(s); b++) {
+        struct mw_bank_info bi;
+        if (mw_inspect_dram_bank(s, (int)ch, b, &bi)) break;
+        lua_createtable(L, 0, 2);
+        SETI("bank", b);
+        if (bi.open_row != MW_ROW_NONE) SETI("open_row", bi.open_row);
+        lua_rawseti(L, -2, b + 1);
+    }
+    lua_setfield(L, -2, "banks");
+    return 1;
+}
+
+static const luaL_Reg sim_methods[] = {
+    {"policy", m_policy}, {"run", m_run},       {"step", m_step},     {"reset", m_reset},
+    {"stats", m_stats},   {"cycle", m_cycle},   {"done", m_done},     {"close", m_close},
+    {"config", m_config}, {"warps", m_warps},   {"l1d", m_l1d},       {"mshrs", m_mshrs},
+    {"dram", m_dram},     {NULL, NULL}};
+static const luaL_Reg sim_meta[] = {
+    {"__gc", m_gc}, {"__close", m_gc}, {"__tostring", m_tostring}, {"__index", NULL}, {NULL, NULL}};
+
+/* ---- module functions -------------------------------------------------------------------------------------- */
+/* mw.policies() -> {point = {name = description}} */
+static int l_policies(lua_State *L)
+{
+    lua_newtable(L);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        lua_newtable(L);
+        for (const struct mw_policy *const *p = mw_policies((enum mw_point)pt); *p; p++) {
+            lua_pushstring(L, (*p)->desc);
+            lua_setfield(L, -2, (*p)->name);
+        }
+        lua_setfield(L, -2, mw_point_names[pt]);
+    }
+    return 1;
+}
+/* mw.workloads() -> list of {name, suite, sizes, desc} */
+static int l_workloads(lua_State *L)
+{
+    lua_createtable(L, mw_builtin_nworkloads, 0);
+    for (int i = 0; i < mw_builtin_nworkloads; i++) {
+        const struct mw_builtin_desc *d = &mw_builtin_workloads[i];
+        lua_createtable(L, 0, 4);
+        SETS("name", d->name);
+        SETS("suite", d->suite);
+        SETS("sizes", d->sizes);
+        SETS("desc", d->desc);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static const luaL_Reg mw_funcs[] = {
+    {"sim", l_sim}, {"policies", l_policies}, {"workloads", l_workloads}, {NULL, NULL}};
+
+int luaopen_moonwarp(lua_State *L)
+{
+    if (luaL_newmetatable(L, SIM_MT)) {
+        luaL_setfuncs(L, sim_meta, 0);
+        luaL_newlib(L, sim_methods);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+    luaL_newlib(L, mw_funcs);
+    lua_createtable(L, MW_PT_COUNT, 0);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        lua_pushstring(L, mw_point_names[pt]);
+        lua_rawseti(L, -2, pt + 1);
+    }
+    lua_setfield(L, -2, "points");
+    lua_pushliteral(L, "0.1");
+    lua_setfield(L, -2, "version");
+#ifdef MW_LUA_DIR
+    /* the shipped Lua library (moonwarp.experiment, ...) */
+    lua_pushliteral(L, MW_LUA_DIR "/lib");
+    lua_setfield(L, -2, "libdir");
+    if (lua_getglobal(L, "package") == LUA_TTABLE) {
+        lua_getfield(L, -1, "path");
+        const char *p = lua_tostring(L, -1);
+        if (p && !strstr(p, MW_LUA_DIR "/lib/?.lua")) {
+            lua_pushfstring(L, "%s;" MW_LUA_DIR "/lib/?.lua;" MW_LUA_DIR "/lib/?/init.lua", p);
+            lua_setfield(L, -4, "path");
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+#endif
+    return 1;
+}

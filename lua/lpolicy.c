@@ -1,0 +1,976 @@
+/* The Lua policy adapter: puts a table of Lua hook functions behind a decision point's C ops table. Built on
+ * the cost model of the architecture brief: hooks probed once and kept as luaL_refs, integers as arguments,
+ * one reused argument table per hook, every call protected with a traceback and an instruction budget. */
+#include "lpolicy.h"
+
+#include "inspect.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Hook slots, each belonging to one point (H_EVENT to all). */
+enum {
+    H_WS_PICK, H_WS_QUALIFY, H_WS_ISSUED, H_BY_DECIDE, H_GR_FETCH, H_DR_PICK, H_CT_LIMIT, H_LD_SLOTS, H_LD_PICK,
+    H_RP_VICTIM, H_RP_TOUCH, H_RP_INSERT, H_EVENT, H_N
+};
+static const struct {
+    int pt;
+    const char *name;
+} hooks[H_N] = {
+    {MW_PT_WARP_SCHED, "pick"},     {MW_PT_WARP_SCHED, "qualify"},  {MW_PT_WARP_SCHED, "issued"},
+    {MW_PT_L1D_BYPASS, "decide"},   {MW_PT_GRANULARITY, "fetch"},   {MW_PT_DRAM_SCHED, "pick"},
+    {MW_PT_CTA_THROTTLE, "limit"},  {MW_PT_LDST_SCHED, "slots"},    {MW_PT_LDST_SCHED, "pick"},
+    {MW_PT_REPLACEMENT, "victim"},  {MW_PT_REPLACEMENT, "touch"},   {MW_PT_REPLACEMENT, "insert"},
+    {-1, "on_event"},
+};
+
+static const char *const default_names[MW_PT_COUNT] = {"gto", "none", "line", "frfcfs", "none", "inorder", "lru"};
+const char *mw_lua_default_policy(enum mw_point pt) { return default_names[pt]; }
+
+static const char *const event_names[MW_EV_COUNT] = {
+    "kernel_start", "kernel_end", "cta_launch", "cta_done", "warp_exit", "l1d_hit",
+    "l1d_miss",     "l1d_fill",   "l1d_evict",  "load_done", "window"};
+
+/* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables. */
+enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS, S_COL0 };
+#define DRAM_COLS 9
+#define WAY_COLS 8
+static const char *const dram_cols[DRAM_COLS] = {"arrival", "id", "row", "bank", "is_write", "row_hit",
+                                                 "merge", "age", "sm"};
+static const char *const way_cols[WAY_COLS] = {"line", "last_access", "fill_time", "hits", "valid", "pc", "warp",
+                                               "evictable"};
+
+/* Holds the simulation for the context's engine-fact functions; cleared when the policy goes away. */
+struct mbox {
+    struct mw_sim *sim;
+    uint64_t rng;
+};
+
+struct lpol {
+    union {
+        struct mw_policy base;
+        struct mw_warp_sched_ops ws;
+        struct mw_l1d_bypass_ops by;
+        struct mw_granularity_ops gr;
+        struct mw_dram_sched_ops dr;
+        struct mw_cta_throttle_ops ct;
+        struct mw_ldst_sched_ops ld;
+        struct mw_replacement_ops rp;
+    } ops;
+    char name[96];
+    enum mw_point pt;
+    struct mw_sim *sim;
+    lua_State *owner; /* the state holding the refs */
+    bool own_state;   /* a hook state made for a script: closed with the policy */
+    lua_State *T;     /* the thread hooks run on */
+    int thread_ref, table_ref, fn[H_N];
+    uint32_t lua_events;
+    lua_Integer budget;
+    struct mbox *box;
+    struct mw_policy_inst dflt; /* the point's C default, serving the hooks the table leaves out */
+    const struct mw_policy *dpol;
+    int prev_n, top; /* top: the fixed stack height of T */
+    bool failed;
+};
+
+/* ---- protected calls ----------------------------------------------------------------------------------- */
+
+static int msgh(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    struct lpol *lp = *(struct lpol **)lua_getextraspace(L);
+    lua_getinfo(L, "Sl", ar);
+    luaL_error(L, "%s:%d: instruction budget of %I exceeded (an endless loop?)", ar->short_src, ar->currentline,
+               lp->budget);
+}
+
+static void fail(struct lpol *lp, int h, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(struct lpol *lp, int h, const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct mw_err e;
+    mw_err_clear(&e);
+    mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "Lua policy %s.%s: %s", mw_point_names[lp->pt], hooks[h].name, msg);
+    lp->failed = true;
+    mw_sim_fail(lp->sim, &e);
+}
+
+/* Push hook h and the context; the caller pushes its arguments and calls call(). */
+static inline lua_State *begin(struct lpol *lp, int h)
+{
+    lua_State *T = lp->T;
+    lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+    lua_pushvalue(T, S_CTX);
+    return T;
+}
+
+static inline bool call(struct lpol *lp, int h, int nargs, int nres)
+{
+    lua_State *T = lp->T;
+    lua_sethook(T, budget_hook, LUA_MASKCOUNT, (int)lp->budget); /* also restarts the count */
+    if (lua_pcall(T, nargs + 1, nres, S_MSGH) != LUA_OK) {
+        fail(lp, h, "%s", lua_tostring(T, -1));
+        lua_settop(T, lp->top);
+        return false;
+    }
+    return true;
+}
+
+static const char *describe(lua_State *T, int idx, char *buf, size_t n)
+{
+    if (lua_type(T, idx) == LUA_TNUMBER) snprintf(buf, n, "%s", lua_tostring(T, idx));
+    else if (lua_type(T, idx) == LUA_TSTRING) snprintf(buf, n, "a string (\"%.40s\")", lua_tostring(T, idx));
+    else snprintf(buf, n, "%s", luaL_typename(T, idx));
+    return buf;
+}
+
+/* A bad return value: name the hook and where its function is defined. */
+static void bad_result(struct lpol *lp, int h, const char *expected)
+{
+    lua_State *T = lp->T;
+    char got[80];
+    describe(T, -1, got, sizeof got);
+    lua_Debug ar;
+    lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+    lua_getinfo(T, ">S", &ar);
+    fail(lp, h, "%s:%d: %s.%s returned %s, expected %s", ar.short_src, ar.linedefined, mw_point_names[lp->pt],
+         hooks[h].name, got, expected);
+}
+
+static inline void reset_stack(struct lpol *lp) { lua_settop(lp->T, lp->top); }
+
+/* The call's integer result in [lo, hi], or `dflt` after failing the simulation. */
+static lua_Integer int_result(struct lpol *lp, int h, lua_Integer lo, lua_Integer hi, lua_Integer dflt,
+                              const char *expected)
+{
+    lua_State *T = lp->T;
+    int isnum = 0;
+    lua_Integer v = lua_type(T, -1) == LUA_TNUMBER ? lua_tointegerx(T, -1, &isnum) : 0;
+    if (!isnum || v < lo || v > hi) {
+        bad_result(lp, h, expected);
+        v = dflt;
+    }
+    reset_stack(lp);
+    return v;
+}
+
+static void fill_list(struct lpol *lp, const uint16_t *v, int n)
+{
+    lua_State *T = lp->T;
+    for (int i = 0; i < n; i++) {
+        lua_pushinteger(T, v[i]);
+        lua_rawseti(T, S_LIST, i + 1);
+    }
+    for (int i = n; i < lp->prev_n; i++) {
+        lua_pushnil(T);
+        lua_rawseti(T, S_LIST, i + 1);
+    }
+    lp->prev_n = n;
+}
+
+#define LP(pi) ((struct lpol *)(pi)->lua)
+#define DFLT(lp, type) ((const type *)(lp)->dpol)
+
+/* ---- warp scheduling ------------------------------------------------------------------------------------- */
+static int ws_pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = begin(lp, H_WS_PICK);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, sched);
+    fill_list(lp, ready, n);
+    lua_pushvalue(T, S_LIST);
+    lua_pushinteger(T, n);
+    if (!call(lp, H_WS_PICK, 4, 1)) return 0;
+    char exp[64];
+    snprintf(exp, sizeof exp, "an index 1..%d into the ready warps", n);
+    return (int)int_result(lp, H_WS_PICK, 1, n, 1, exp) - 1;
+}
+static bool ws_qualify(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return true;
+    lua_State *T = begin(lp, H_WS_QUALIFY);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, sched);
+    lua_pushinteger(T, w);
+    lua_pushinteger(T, (lua_Integer)in->pc);
+    lua_pushinteger(T, in->op);
+    if (!call(lp, H_WS_QUALIFY, 5, 1)) return true;
+    bool ok = true;
+    if (lua_type(T, -1) != LUA_TBOOLEAN) bad_result(lp, H_WS_QUALIFY, "true or false");
+    else ok = lua_toboolean(T, -1);
+    reset_stack(lp);
+    return ok;
+}
+static void ws_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return;
+    lua_State *T = begin(lp, H_WS_ISSUED);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, sched);
+    lua_pushinteger(T, w);
+    lua_pushinteger(T, (lua_Integer)in->pc);
+    lua_pushinteger(T, in->op);
+    if (call(lp, H_WS_ISSUED, 5, 0)) reset_stack(lp);
+}
+static int ws_pick_c(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_warp_sched_ops)->pick(&lp->dflt, sm, sched, ready, n);
+}
+static bool ws_qualify_c(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_warp_sched_ops)->qualify(&lp->dflt, sm, sched, w, in);
+}
+static void ws_issued_c(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_warp_sched_ops)->issued(&lp->dflt, sm, sched, w, in);
+}
+
+/* ---- L1D bypass -------------------------------------------------------------------------------------------- */
+static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return MW_CACHE;
+    const struct mw_coal_req *q = &c->reqs[c->index];
+    lua_State *T = begin(lp, H_BY_DECIDE);
+    lua_pushinteger(T, c->sm);
+    lua_pushinteger(T, c->warp);
+    lua_pushinteger(T, (lua_Integer)c->pc);
+    lua_pushinteger(T, (lua_Integer)q->line);
+    lua_pushinteger(T, q->set);
+    lua_pushinteger(T, q->size);
+    lua_pushinteger(T, c->index + 1);
+    lua_pushinteger(T, c->n);
+    lua_pushinteger(T, c->retry);
+    if (!call(lp, H_BY_DECIDE, 9, 1)) return MW_CACHE;
+    int v = MW_CACHE;
+    if (lua_type(T, -1) == LUA_TBOOLEAN) v = lua_toboolean(T, -1) ? MW_BYPASS : MW_CACHE;
+    else if (lua_type(T, -1) == LUA_TNUMBER && lua_isinteger(T, -1) &&
+             (lua_tointeger(T, -1) == 0 || lua_tointeger(T, -1) == 1))
+        v = (int)lua_tointeger(T, -1);
+    else bad_result(lp, H_BY_DECIDE, "true/1 (bypass) or false/0 (cache)");
+    reset_stack(lp);
+    return v;
+}
+static int by_decide_c(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_l1d_bypass_ops)->decide(&lp->dflt, c);
+}
+
+/* ---- granularity --------------------------------------------------------------------------------------------- */
+static uint8_t gr_fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    const struct mw_config *cfg = mw_sim_config(lp->sim);
+    uint8_t full = (uint8_t)((1u << (cfg->l1d.line_bytes / 32)) - 1);
+    if (lp->failed) return full;
+    lua_State *T = begin(lp, H_GR_FETCH);
+    lua_pushinteger(T, c->sm);
+    lua_pushinteger(T, c->warp);
+    lua_pushinteger(T, (lua_Integer)c->pc);
+    lua_pushinteger(T, (lua_Integer)c->line);
+    lua_pushinteger(T, c->set);
+    lua_pushinteger(T, c->need);
+    lua_pushinteger(T, c->have);
+    lua_pushinteger(T, c->size);
+    lua_pushinteger(T, full);
+    if (!call(lp, H_GR_FETCH, 9, 1)) return full;
+    char exp[96];
+    snprintf(exp, sizeof exp, "a sector mask within 0x%x covering the needed sectors 0x%x", full, c->need);
+    int isnum = 0;
+    lua_Integer v = lua_type(T, -1) == LUA_TNUMBER ? lua_tointegerx(T, -1, &isnum) : 0;
+    if (!isnum || v < 1 || v > full || (v & c->need) != c->need) {
+        bad_result(lp, H_GR_FETCH, exp);
+        v = full;
+    }
+    reset_stack(lp);
+    return (uint8_t)v;
+}
+static uint8_t gr_fetch_c(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_granularity_ops)->fetch(&lp->dflt, c);
+}
+
+/* ---- DRAM scheduling --------------------------------------------------------------------------------------- */
+static int dr_pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, const struct mw_dram_cand *cands,
+                   int n)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = lp->T;
+    for (int i = 0; i < n; i++) {
+        const struct mw_dram_cand *x = &cands[i];
+        lua_pushinteger(T, (lua_Integer)x->arrival), lua_rawseti(T, S_COL0 + 0, i + 1);
+        lua_pushinteger(T, x->id), lua_rawseti(T, S_COL0 + 1, i + 1);
+        lua_pushinteger(T, x->row), lua_rawseti(T, S_COL0 + 2, i + 1);
+        lua_pushinteger(T, x->bank), lua_rawseti(T, S_COL0 + 3, i + 1);
+        lua_pushboolean(T, x->is_write), lua_rawseti(T, S_COL0 + 4, i + 1);
+        lua_pushboolean(T, x->row_hit), lua_rawseti(T, S_COL0 + 5, i + 1);
+        lua_pushinteger(T, x->merge), lua_rawseti(T, S_COL0 + 6, i + 1);
+        lua_pushinteger(T, (lua_Integer)x->age), lua_rawseti(T, S_COL0 + 7, i + 1);
+        lua_pushinteger(T, x->sm), lua_rawseti(T, S_COL0 + 8, i + 1);
+    }
+    for (int i = n; i < lp->prev_n; i++)
+        for (int k = 0; k < DRAM_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
+    lp->prev_n = n;
+    begin(lp, H_DR_PICK);
+    lua_pushinteger(T, c->channel);
+    lua_pushinteger(T, c->bank);
+    lua_pushinteger(T, c->open_row == MW_ROW_NONE ? -1 : (lua_Integer)c->open_row);
+    lua_pushinteger(T, c->hits_in_row);
+    lua_pushinteger(T, (lua_Integer)c->now);
+    lua_pushvalue(T, S_COLS);
+    lua_pushinteger(T, n);
+    if (!call(lp, H_DR_PICK, 7, 1)) return 0;
+    char exp[64];
+    snprintf(exp, sizeof exp, "an index 1..%d into the candidates", n);
+    return (int)int_result(lp, H_DR_PICK, 1, n, 1, exp) - 1;
+}
+static int dr_pick_c(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, const struct mw_dram_cand *cands,
+                     int n)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_dram_sched_ops)->pick(&lp->dflt, c, cands, n);
+}
+
+/* ---- CTA throttling, LDST scheduling ----------------------------------------------------------------------- */
+static int ct_limit(struct mw_policy_inst *pi, int sm, int resident)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 1 << 20;
+    lua_State *T = begin(lp, H_CT_LIMIT);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, resident);
+    if (!call(lp, H_CT_LIMIT, 2, 1)) return 1 << 20;
+    return (int)int_result(lp, H_CT_LIMIT, 0, 1 << 20, 1 << 20, "a CTA count >= 0");
+}
+static int ct_limit_c(struct mw_policy_inst *pi, int sm, int resident)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_cta_throttle_ops)->limit(&lp->dflt, sm, resident);
+}
+static int ld_slots(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 1;
+    begin(lp, H_LD_SLOTS);
+    if (!call(lp, H_LD_SLOTS, 0, 1)) return 1;
+    return (int)int_result(lp, H_LD_SLOTS, 1, 256, 1, "a slot count 1..256");
+}
+static int ld_slots_c(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_ldst_sched_ops)->slots(&lp->dflt);
+}
+static int ld_pick(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = begin(lp, H_LD_PICK);
+    lua_pushinteger(T, sm);
+    fill_list(lp, warps, n);
+    lua_pushvalue(T, S_LIST);
+    lua_pushinteger(T, n);
+    if (!call(lp, H_LD_PICK, 3, 1)) return 0;
+    char exp[64];
+    snprintf(exp, sizeof exp, "an index 1..%d into the waiting instructions", n);
+    return (int)int_result(lp, H_LD_PICK, 1, n, 1, exp) - 1;
+}
+static int ld_pick_c(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_ldst_sched_ops)->pick(&lp->dflt, sm, warps, n);
+}
+
+/* ---- replacement -------------------------------------------------------------------------------------------- */
+static int rp_victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
+                     const uint8_t *evictable, int assoc)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return -1;
+    lua_State *T = lp->T;
+    for (int i = 0; i < assoc; i++) {
+        const struct mw_line_view *v = &ways[i];
+        lua_pushinteger(T, (lua_Integer)v->line), lua_rawseti(T, S_COL0 + 0, i + 1);
+        lua_pushinteger(T, (lua_Integer)v->last_access), lua_rawseti(T, S_COL0 + 1, i + 1);
+        lua_pushinteger(T, (lua_Integer)v->fill_time), lua_rawseti(T, S_COL0 + 2, i + 1);
+        lua_pushinteger(T, v->hits), lua_rawseti(T, S_COL0 + 3, i + 1);
+        lua_pushinteger(T, v->valid), lua_rawseti(T, S_COL0 + 4, i + 1);
+        lua_pushinteger(T, (lua_Integer)v->pc), lua_rawseti(T, S_COL0 + 5, i + 1);
+        lua_pushinteger(T, v->warp), lua_rawseti(T, S_COL0 + 6, i + 1);
+        lua_pushboolean(T, evictable[i]), lua_rawseti(T, S_COL0 + 7, i + 1);
+    }
+    for (int i = assoc; i < lp->prev_n; i++)
+        for (int k = 0; k < WAY_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
+    lp->prev_n = assoc;
+    begin(lp, H_RP_VICTIM);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, set);
+    lua_pushvalue(T, S_COLS);
+    lua_pushinteger(T, assoc);
+    if (!call(lp, H_RP_VICTIM, 4, 1)) return -1;
+    if (lua_type(T, -1) == LUA_TBOOLEAN && !lua_toboolean(T, -1)) {
+        reset_stack(lp);
+        return -1;
+    }
+    char exp[80];
+    snprintf(exp, sizeof exp, "an evictable way 1..%d, or false for none", assoc);
+    int w = (int)int_result(lp, H_RP_VICTIM, 1, assoc, 0, exp) - 1;
+    if (w >= 0 && !evictable[w]) {
+        lua_pushinteger(T, w + 1);
+        bad_result(lp, H_RP_VICTIM, "a way that is not waiting for a fill (evictable)");
+        reset_stack(lp);
+        return -1;
+    }
+    return w;
+}
+static void rp_note(struct mw_policy_inst *pi, int h, int sm, int set, int way, const struct mw_line_view *line)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return;
+    lua_State *T = begin(lp, h);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, set);
+    lua_pushinteger(T, way + 1);
+    lua_pushinteger(T, (lua_Integer)line->line);
+    lua_pushinteger(T, line->hits);
+    if (call(lp, h, 5, 0)) reset_stack(lp);
+}
+static void rp_touch(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_note(pi, H_RP_TOUCH, sm, set, way, line);
+}
+static void rp_insert(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_note(pi, H_RP_INSERT, sm, set, way, line);
+}
+static int rp_victim_c(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
+                       const uint8_t *evictable, int assoc)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_replacement_ops)->victim(&lp->dflt, sm, set, ways, evictable, assoc);
+}
+static void rp_touch_c(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_replacement_ops)->touch(&lp->dflt, sm, set, way, line);
+}
+static void rp_insert_c(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_replacement_ops)->insert(&lp->dflt, sm, set, way, line);
+}
+
+/* ---- events ------------------------------------------------------------------------------------------------ */
+static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->dpol->on_event && (lp->dpol->events >> ev->kind & 1u)) lp->dpol->on_event(&lp->dflt, ev);
+    if (lp->failed || !(lp->lua_events >> ev->kind & 1u)) return;
+    lua_State *T = begin(lp, H_EVENT);
+    lua_pushstring(T, event_names[ev->kind]);
+    lua_pushinteger(T, ev->sm);
+    lua_pushinteger(T, ev->warp);
+    lua_pushinteger(T, ev->cta);
+    lua_pushinteger(T, (lua_Integer)ev->pc);
+    lua_pushinteger(T, (lua_Integer)ev->addr);
+    lua_pushinteger(T, ev->set);
+    lua_pushinteger(T, ev->way);
+    lua_pushinteger(T, ev->value);
+    lua_pushinteger(T, ev->aux);
+    lua_pushinteger(T, (lua_Integer)ev->cycle);
+    if (call(lp, H_EVENT, 11, 0)) reset_stack(lp);
+}
+
+/* ---- the context `m`: engine facts for hooks ----------------------------------------------------------------- */
+static struct mw_sim *ctx_sim(lua_State *L)
+{
+    struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
+    if (!b->sim) luaL_error(L, "stale policy context: its simulation was reset or closed");
+    if (!mw_inspect_started(b->sim)) luaL_error(L, "the simulation has not started: no machine to ask yet");
+    return b->sim;
+}
+static int arg_sm(lua_State *L, struct mw_sim *s, int i)
+{
+    lua_Integer sm = luaL_checkinteger(L, i);
+    luaL_argcheck(L, sm >= 0 && sm < mw_n_sms(s), i, "SM id out of range");
+    return (int)sm;
+}
+static int arg_warp(lua_State *L, struct mw_sim *s, int i)
+{
+    lua_Integer w = luaL_checkinteger(L, i);
+    luaL_argcheck(L, w >= 0 && w < mw_max_warps(s), i, "warp id out of range");
+    return (int)w;
+}
+static int c_now(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)mw_now(ctx_sim(L)));
+    return 1;
+}
+static int c_warp_age(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    lua_pushinteger(L, (lua_Integer)mw_warp_age(s, sm, w));
+    return 1;
+}
+static int c_warp_active(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    lua_pushboolean(L, mw_warp_active(s, sm, w));
+    return 1;
+}
+static int c_warp_cta(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    lua_pushinteger(L, mw_warp_cta(s, sm, w));
+    return 1;
+}
+static int c_warp_insts(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    lua_pushinteger(L, (lua_Integer)mw_warp_insts(s, sm, w));
+    return 1;
+}
+static int c_warp_pc(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    const struct mw_inst *in = mw_warp_next_inst(s, sm, w);
+    if (in) lua_pushinteger(L, (lua_Integer)in->pc), lua_pushinteger(L, in->op);
+    else lua_pushnil(L), lua_pushnil(L);
+    return 2;
+}
+static int c_resident_ctas(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    lua_pushinteger(L, mw_sm_resident_ctas(s, arg_sm(L, s, 1)));
+    return 1;
+}
+static int c_sm_warp_insts(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    lua_pushinteger(L, (lua_Integer)mw_sm_warp_insts(s, arg_sm(L, s, 1)));
+    return 1;
+}
+static int c_mshr_free(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    lua_pushinteger(L, mw_l1d_mshr_free(s, arg_sm(L, s, 1)));
+    return 1;
+}
+static int c_set_of(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    lua_pushinteger(L, mw_l1d_set_of(s, (uint64_t)luaL_checkinteger(L, 1)));
+    return 1;
+}
+static int c_probe(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1);
+    lua_Integer sec = luaL_optinteger(L, 3, 0xF);
+    lua_pushboolean(L, mw_l1d_probe(s, sm, (uint64_t)luaL_checkinteger(L, 2), (uint8_t)sec));
+    return 1;
+}
+static int c_flush(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    mw_l1d_flush(s, arg_sm(L, s, 1));
+    return 0;
+}
+static int c_set_window(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    lua_Integer c = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, c >= 0, 1, "window must be >= 0 cycles");
+    mw_sim_set_window(s, (uint64_t)c);
+    return 0;
+}
+/* Deterministic per-policy random numbers (xorshift64*, seeded from the run's seed): random() in [0,1),
+ * random(n) in 1..n, random(a, b) in a..b, like math.random. */
+static int c_random(lua_State *L)
+{
+    struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
+    uint64_t x = b->rng;
+    x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+    b->rng = x;
+    uint64_t r = x * 0x2545F4914F6CDD1Dull;
+    int n = lua_gettop(L);
+    if (n == 0) {
+        lua_pushnumber(L, (double)(r >> 11) * (1.0 / 9007199254740992.0));
+        return 1;
+    }
+    lua_Integer lo = 1, hi = luaL_checkinteger(L, 1);
+    if (n >= 2) lo = hi, hi = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, lo <= hi, n, "interval is empty");
+    lua_pushinteger(L, lo + (lua_Integer)(r % ((uint64_t)(hi - lo) + 1)));
+    return 1;
+}
+
+static const luaL_Reg ctx_funcs[] = {
+    {"now", c_now},           {"warp_age", c_warp_age},     {"warp_active", c_warp_active},
+    {"warp_cta", c_warp_cta}, {"warp_insts", c_warp_insts}, {"warp_pc", c_warp_pc},
+    {"resident_ctas", c_resident_ctas}, {"sm_warp_insts", c_sm_warp_insts}, {"mshr_free", c_mshr_free},
+    {"l1d_set_of", c_set_of}, {"l1d_probe", c_probe},       {"l1d_flush", c_flush},
+    {"set_window", c_set_window}, {"random", c_random},     {NULL, NULL}};
+
+/* Push the context table m for policy lp onto L. */
+static void push_ctx(lua_State *L, struct lpol *lp, const char *const *keys, const char *const *values, int n)
+{
+    const struct mw_config *c = mw_sim_config(lp->sim);
+    lua_createtable(L, 0, 24);
+    lp->box = lua_newuserdatauv(L, sizeof *lp->box, 0);
+    lp->box->sim = lp->sim;
+    lp->box->rng = ((uint64_t)c->sim.seed + 1) * 0x9E3779B97F4A7C15ull + (uint64_t)lp->pt;
+    if (!lp->box->rng) lp->box->rng = 1;
+    luaL_setfuncs(L, ctx_funcs, 1);
+    lua_pushstring(L, mw_point_names[lp->pt]), lua_setfield(L, -2, "point");
+    lua_pushinteger(L, c->sim.seed), lua_setfield(L, -2, "seed");
+    lua_pushinteger(L, c->gpu.n_sms), lua_setfield(L, -2, "n_sms");
+    lua_pushinteger(L, c->sm.n_schedulers), lua_setfield(L, -2, "n_schedulers");
+    lua_pushinteger(L, c->sm.max_warps), lua_setfield(L, -2, "max_warps");
+    lua_pushinteger(L, mw_l1d_sets(c)), lua_setfield(L, -2, "l1d_sets");
+    lua_pushinteger(L, c->l1d.assoc), lua_setfield(L, -2, "l1d_assoc");
+    lua_pushinteger(L, c->l1d.mshr_entries), lua_setfield(L, -2, "l1d_mshrs");
+    lua_pushinteger(L, c->l2.n_partitions), lua_setfield(L, -2, "dram_channels");
+    lua_pushinteger(L, c->dram.banks), lua_setfield(L, -2, "dram_banks");
+    lua_createtable(L, 0, n);
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(values[i], "true") || !strcmp(values[i], "false")) lua_pushboolean(L, values[i][0] == 't');
+        else if (!lua_stringtonumber(L, values[i])) lua_pushstring(L, values[i]);
+        lua_setfield(L, -2, keys[i]);
+    }
+    lua_setfield(L, -2, "params");
+    lua_createtable(L, 0, 0);
+    lua_setfield(L, -2, "state"); /* scratch space for the policy's own state */
+}
+
+/* ---- building and destroying --------------------------------------------------------------------------------- */
+static void destroy(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    if (!lp) return;
+    if (lp->box) lp->box->sim = NULL;
+    if (lp->own_state) lua_close(lp->owner);
+    else {
+        for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
+        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
+        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->thread_ref);
+    }
+    mw_policy_inst_fini(&lp->dflt);
+    free(lp);
+    pi->lua = NULL;
+}
+
+static void new_cols(lua_State *T, const char *const *names, int n)
+{
+    lua_createtable(T, 0, n); /* S_COLS */
+    for (int k = 0; k < n; k++) {
+        lua_createtable(T, 64, 0);
+        lua_pushvalue(T, -1);
+        lua_setfield(T, S_COLS, names[k]);
+    }
+}
+
+static void set_slots(struct lpol *lp)
+{
+    const struct mw_policy *d = lp->dpol;
+    bool has[H_N];
+    for (int h = 0; h < H_N; h++) has[h] = lp->fn[h] != LUA_NOREF;
+    switch (lp->pt) {
+    case MW_PT_WARP_SCHED: {
+        const struct mw_warp_sched_ops *o = (const void *)d;
+        lp->ops.ws.pick = has[H_WS_PICK] ? ws_pick : o->pick ? ws_pick_c : NULL;
+        lp->ops.ws.qualify = has[H_WS_QUALIFY] ? ws_qualify : o->qualify ? ws_qualify_c : NULL;
+        lp->ops.ws.issued = has[H_WS_ISSUED] ? ws_issued : o->issued ? ws_issued_c : NULL;
+        break;
+    }
+    case MW_PT_L1D_BYPASS: {
+        const struct mw_l1d_bypass_ops *o = (const void *)d;
+        lp->ops.by.decide = has[H_BY_DECIDE] ? by_decide : o->decide ? by_decide_c : NULL;
+        break;
+    }
+    case MW_PT_GRANULARITY: {
+        const struct mw_granularity_ops *o = (const void *)d;
+        lp->ops.gr.fetch = has[H_GR_FETCH] ? gr_fetch : o->fetch ? gr_fetch_c : NULL;
+        break;
+    }
+    case MW_PT_DRAM_SCHED: {
+        const struct mw_dram_sched_ops *o = (const void *)d;
+        lp->ops.dr.pick = has[H_DR_PICK] ? dr_pick : o->pick ? dr_pick_c : NULL;
+        break;
+    }
+    case MW_PT_CTA_THROTTLE: {
+        const struct mw_cta_throttle_ops *o = (const void *)d;
+        lp->ops.ct.limit = has[H_CT_LIMIT] ? ct_limit : o->limit ? ct_limit_c : NULL;
+        break;
+    }
+    case MW_PT_LDST_SCHED: {
+        const struct mw_ldst_sched_ops *o = (const void *)d;
+        lp->ops.ld.slots = has[H_LD_SLOTS] ? ld_slots : o->slots ? ld_slots_c : NULL;
+        lp->ops.ld.pick = has[H_LD_PICK] ? ld_pick : o->pick ? ld_pick_c : NULL;
+        break;
+    }
+    case MW_PT_REPLACEMENT: {
+        const struct mw_replacement_ops *o = (const void *)d;
+        lp->ops.rp.victim = has[H_RP_VICTIM] ? rp_victim : rp_victim_c; /* the engine always needs a victim */
+        lp->ops.rp.touch = has[H_RP_TOUCH] ? rp_touch : o->touch ? rp_touch_c : NULL;
+        lp->ops.rp.insert = has[H_RP_INSERT] ? rp_insert : o->insert ? rp_insert_c : NULL;
+        lp->ops.rp.line_meta_bytes = o->line_meta_bytes;
+        break;
+    }
+    default: break;
+    }
+}
+
+static size_t ops_size(enum mw_point pt)
+{
+    switch (pt) {
+    case MW_PT_WARP_SCHED: return sizeof(struct mw_warp_sched_ops);
+    case MW_PT_L1D_BYPASS: return sizeof(struct mw_l1d_bypass_ops);
+    case MW_PT_GRANULARITY: return sizeof(struct mw_granularity_ops);
+    case MW_PT_DRAM_SCHED: return sizeof(struct mw_dram_sched_ops);
+    case MW_PT_CTA_THROTTLE: return sizeof(struct mw_cta_throttle_ops);
+    case MW_PT_LDST_SCHED: return sizeof(struct mw_ldst_sched_ops);
+    case MW_PT_REPLACEMENT: return sizeof(struct mw_replacement_ops);
+    default: return sizeof(struct mw_policy);
+    }
+}
+
+/* Build from the table at idx of L (L is the owner state or a thread of it). On failure lp is freed. */
+static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                  const char *const *values, int n, bool own_state, const char *label, bool *taken,
+                  struct mw_err *e);
+/* Build from the table at idx of L. An own state (a script's hook state) belongs to the policy from then on:
+ * closed with it, or here if building fails. */
+static int build(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                 const char *const *values, int n, bool own_state, const char *label, struct mw_err *e)
+{
+    bool taken = false;
+    int rc = build_(L, idx, s, pt, keys, values, n, own_state, label, &taken, e);
+    if (rc && own_state && !taken) lua_close(L);
+    return rc;
+}
+
+static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                  const char *const *values, int n, bool own_state, const char *label, bool *taken,
+                  struct mw_err *e)
+{
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx))
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: expected a table of hook functions, got %s",
+                          mw_point_names[pt], luaL_typename(L, idx));
+    /* the hooks this point knows; anything else that is a function is probably a typo */
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION) {
+            const char *k = lua_tostring(L, -2);
+            bool known = false;
+            for (int h = 0; h < H_N; h++)
+                if ((hooks[h].pt == (int)pt || hooks[h].pt < 0) && !strcmp(hooks[h].name, k)) known = true;
+            if (!known) {
+                char list[200] = "";
+                for (int h = 0; h < H_N; h++)
+                    if (hooks[h].pt == (int)pt || hooks[h].pt < 0)
+                        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
+                                 hooks[h].name);
+                int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: unknown hook '%s' (hooks: %s)",
+                                    mw_point_names[pt], k, list);
+                lua_pop(L, 2);
+                return rc;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    struct lpol *lp = calloc(1, sizeof *lp);
+    if (!lp) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    lp->pt = pt;
+    lp->sim = s;
+    lp->owner = L;
+    lp->own_state = own_state;
+    lp->budget = MW_LUA_BUDGET;
+    lp->dpol = mw_policy_find(pt, default_names[pt]);
+    lp->thread_ref = lp->table_ref = LUA_NOREF;
+    for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;
+    int rc = lp->dpol ? mw_policy_inst_init(&lp->dflt, lp->dpol, s, NULL, NULL, 0, e)
+                      : mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no C default for %s", mw_point_names[pt]);
+    if (rc) {
+        free(lp);
+        return rc;
+    }
+    memcpy(&lp->ops, lp->dpol, ops_size(pt));
+    *taken = true; /* from here on destroy() releases everything, the own state included */
+    struct mw_policy_inst pi = {.pol = &lp->ops.base, .sim = s, .lua = lp};
+
+    if (lua_getfield(L, idx, "budget") != LUA_TNIL) {
+        int isnum;
+        lua_Integer b = lua_tointegerx(L, -1, &isnum);
+        if (!isnum || b < 100 || b > 1000000000) {
+            lua_pop(L, 1);
+            destroy(&pi);
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: budget must be an integer in [100, 1e9]",
+                              mw_point_names[pt]);
+        }
+        lp->budget = b;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, idx, "events") == LUA_TTABLE) {
+        for (lua_Integer i = 1; lua_rawgeti(L, -1, i) != LUA_TNIL; i++) {
+            const char *ev = lua_tostring(L, -1);
+            int k = 0;
+            while (k < MW_EV_COUNT && !(ev && !strcmp(ev, event_names[k]))) k++;
+            if (k == MW_EV_COUNT) {
+                lua_pop(L, 2);
+                destroy(&pi);
+                return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: unknown event '%s' in events",
+                                  mw_point_names[pt], ev ? ev : "?");
+            }
+            lp->lua_events |= MW_EVB(k);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    const char *nm = NULL;
+    if (lua_getfield(L, idx, "name") == LUA_TSTRING) nm = lua_tostring(L, -1);
+    snprintf(lp->name, sizeof lp->name, "lua:%s", nm ? nm : label);
+    lua_pop(L, 1);
+
+    for (int h = 0; h < H_N; h++) {
+        if (hooks[h].pt != (int)pt && hooks[h].pt >= 0) continue;
+        if (lua_getfield(L, idx, hooks[h].name) == LUA_TFUNCTION) lp->fn[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+        else lua_pop(L, 1);
+    }
+    if (lp->fn[H_EVENT] == LUA_NOREF) lp->lua_events = 0;
+    lua_pushvalue(L, idx);
+    lp->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    /* the hook thread and its fixed stack: message handler, context, reused argument tables */
+    lp->T = lua_newthread(L);
+    lp->thread_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    *(struct lpol **)lua_getextraspace(lp->T) = lp;
+    lua_State *T = lp->T;
+    lua_pushcfunction(T, msgh);
+    push_ctx(T, lp, keys, values, n);
+    lua_createtable(T, 64, 0); /* S_LIST */
+    if (pt == MW_PT_DRAM_SCHED) new_cols(T, dram_cols, DRAM_COLS);
+    else if (pt == MW_PT_REPLACEMENT) new_cols(T, way_cols, WAY_COLS);
+    lp->top = lua_gettop(T);
+
+    lp->ops.base.name = lp->name;
+    lp->ops.base.desc = "a Lua policy";
+    lp->ops.base.params = NULL;
+    lp->ops.base.nparams = 0;
+    lp->ops.base.params_size = 0;
+    lp->ops.base.create = NULL;
+    lp->ops.base.destroy = destroy;
+    lp->ops.base.events = lp->lua_events | (lp->dpol->on_event ? lp->dpol->events : 0);
+    lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
+    set_slots(lp);
+    return mw_sim_install_policy(s, pt, &pi, e);
+}
+
+int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                        const char *const *values, int n, struct mw_err *e)
+{
+    /* the owner must be the main thread: L may be a coroutine that ends before the simulation */
+    idx = lua_absindex(L, idx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+    lua_State *M = lua_tothread(L, -1);
+    lua_pop(L, 1);
+    if (M != L) {
+        lua_pushvalue(L, idx);
+        lua_xmove(L, M, 1);
+        int rc = build(M, -1, s, pt, keys, values, n, false, "table", e);
+        lua_pop(M, 1);
+        return rc;
+    }
+    return build(L, idx, s, pt, keys, values, n, false, "table", e);
+}
+
+int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
+                         const char *const *values, int n, struct mw_err *e)
+{
+    lua_State *L = luaL_newstate();
+    if (!L) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    lua_settop(L, 0);
+    /* math.random from the run's seed, so that a Lua policy is as deterministic as a C one */
+    lua_getglobal(L, "math");
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, mw_sim_config(s)->sim.seed);
+    lua_call(L, 1, 0);
+    lua_settop(L, 0);
+    lua_pushcfunction(L, msgh);
+    if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
+        int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));
+        lua_close(L);
+        return rc;
+    }
+    if (!lua_istable(L, -1)) {
+        int rc = mw_err_set(e, MW_EINVAL, script, 0, 0, "a %s policy script must return a table of hooks, not %s",
+                            mw_point_names[pt], luaL_typename(L, -1));
+        lua_close(L);
+        return rc;
+    }
+    const char *base = strrchr(script, '/');
+    return build(L, -1, s, pt, keys, values, n, true, base ? base + 1 : script, e);
+}
+
+int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, struct mw_err *e)
+{
+    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+        const struct mw_policy_choice *ch = &c->policy[pt];
+        if (strcmp(ch->impl, "lua") != 0) continue;
+        if (!ch->script[0])
+            return mw_err_set(e, MW_EINVAL, ch->file[0] ? ch->file : NULL, ch->line, ch->col,
+                              "policies.%s: impl: lua needs a script: path.lua", mw_point_names[pt]);
+        const char *keys[MW_POLICY_MAX_PARAMS], *vals[MW_POLICY_MAX_PARAMS];
+        for (int i = 0; i < ch->nparams; i++) keys[i] = ch->params[i].key, vals[i] = ch->params[i].value;
+        /* a relative script path is relative to the config file's folder when it is not found as given */
+        char path[1024];
+        snprintf(path, sizeof path, "%s", ch->script);
+        FILE *f = fopen(path, "r");
+        if (!f && ch->script[0] != '/' && c->source[0] && strrchr(c->source, '/')) {
+            int dl = (int)(strrchr(c->source, '/') - c->source);
+            snprintf(path, sizeof path, "%.*s/%s", dl, c->source, ch->script);
+        }
+        if (f) fclose(f);
+        int rc = mw_lua_policy_script(s, (enum mw_point)pt, path, keys, vals, ch->nparams, e);
+        if (rc) return rc;
+    }
+    return 0;
+}

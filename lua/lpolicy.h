@@ -1,0 +1,29 @@
+/* The Lua policy adapter: a Lua table of hook functions behind one decision point's C ops table (hooks the
+ * table does not define fall back to that point's C default), and the installer for `impl: lua` policies
+ * chosen in a YAML config. */
+#ifndef MW_LPOLICY_H
+#define MW_LPOLICY_H
+
+#include "config.h"
+#include "policy.h"
+#include "sim.h"
+
+#include <lua.h>
+
+/* Default instruction budget of one hook call (LUA_MASKCOUNT); a table may set `budget = N`. */
+#define MW_LUA_BUDGET 1000000
+
+/* Build a policy for point pt from the hook table at index idx of L and install it in s. The hooks run on a
+ * thread of L (the caller's own state and libraries). keys/values (may be NULL) become m.params. */
+int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                        const char *const *values, int n, struct mw_err *e);
+/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only and
+ * math.random seeded from the run's seed, and install it in s. */
+int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
+                         const char *const *values, int n, struct mw_err *e);
+/* Install every `impl: lua` policy of config c in s (mw_sim_create installed the C default there). */
+int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, struct mw_err *e);
+/* Name of a point's C default (the fallback for hooks a Lua table leaves out). */
+const char *mw_lua_default_policy(enum mw_point pt);
+
+#endif
