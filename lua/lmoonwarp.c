@@ -742,7 +742,7 @@ int luaopen_moonwarp(lua_State *L)
         const char *p = lua_tostring(L, -1);
         if (p && !strstr(p, MW_LUA_DIR "/lib/?.lua")) {
             lua_pushfstring(L, "%s;" MW_LUA_DIR "/lib/?.lua;" MW_LUA_DIR "/lib/?/init.lua", p);
-            lua_setfield(L, -4, "path");
+            lua_setfield(L, -3, "path");
         }
         lua_pop(L, 1);
     }

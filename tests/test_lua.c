@@ -1,0 +1,252 @@
+/* Lua-level integration tests: they run the moonwarp binary on the scripts in tests/lua (parity of Lua twins
+ * with the C built-ins, error paths), an `impl: lua` YAML config through `moonwarp run`, the shared module
+ * from a stock lua5.4, and a REPL session in a pseudo-terminal (a step, an inspection, an interrupted run). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Run a shell command from the source tree; returns its exit status and fills out (stdout + stderr). */
+static int run_cmd(const char *cmd, char *out, size_t n)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "cd '%s' && %s 2>&1", MW_SOURCE_DIR, cmd);
+    FILE *p = popen(full, "r");
+    assert_non_null(p);
+    size_t len = 0;
+    while (len + 1 < n) {
+        size_t k = fread(out + len, 1, n - 1 - len, p);
+        if (!k) break;
+        len += k;
+    }
+    out[len] = 0;
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {
+    }
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char out[1 << 16];
+
+static void test_parity(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/parity.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  warp_scheduler  pol_gto.lua          micro.stream"));
+    assert_non_null(strstr(out, "ok  dram_scheduler  pol_frfcfs.lua       micro.colstride"));
+    assert_non_null(strstr(out, "counters compared"));
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/errors.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "Lua policy warp_scheduler.pick: tests/lua/bad_error.lua:3: boom from pick"));
+    assert_non_null(strstr(out, "tests/lua/bad_range.lua:3: warp_scheduler.pick returned 9, expected an index"));
+    assert_non_null(strstr(out, "tests/lua/bad_type.lua:3: warp_scheduler.pick returned a string"));
+    assert_non_null(strstr(out, "tests/lua/bad_loop.lua:3: instruction budget of 100000 exceeded"));
+    assert_non_null(strstr(out, "ok  handles and config errors"));
+}
+
+/* `moonwarp run` installs `impl: lua` policies from YAML; a failing hook exits 3 with the hook named. */
+static void test_cli_yaml(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mw_lua_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048], yaml[512];
+    snprintf(yaml, sizeof yaml, "%s/c.yaml", dir);
+    FILE *f = fopen(yaml, "w");
+    assert_non_null(f);
+    fprintf(f, "policies:\n  warp_scheduler:\n    impl: lua\n    script: %s/tests/lua/pol_gto.lua\n", MW_SOURCE_DIR);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' run --config %s --workload micro.stream --size small --out %s -q", MW_BINARY, yaml, dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    char ref[1 << 12];
+    snprintf(cmd, sizeof cmd, "'%s' run --workload micro.stream --size small --out %s -q", MW_BINARY, dir);
+    assert_int_equal(run_cmd(cmd, ref, sizeof ref), 0);
+    /* same cycles and instructions as the C GTO (the speed line's counts) */
+    const char *a = strstr(out, "simulated cycles/s"), *b = strstr(ref, "simulated cycles/s");
+    assert_non_null(a);
+    assert_non_null(b);
+    a = strstr(a, "("), b = strstr(b, "(");
+    assert_non_null(a);
+    assert_non_null(b);
+    const char *ea = strstr(a, " in "), *eb = strstr(b, " in ");
+    assert_non_null(ea);
+    assert_non_null(eb);
+    assert_int_equal(ea - a, eb - b);
+    assert_memory_equal(a, b, (size_t)(ea - a));
+    f = fopen(yaml, "w");
+    fprintf(f, "policies:\n  warp_scheduler:\n    impl: lua\n    script: %s/tests/lua/bad_error.lua\n", MW_SOURCE_DIR);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' run --config %s --workload micro.stream --size small --out %s -q", MW_BINARY, yaml, dir);
+    rc = run_cmd(cmd, out, sizeof out);
+    assert_int_equal(rc, 3);
+    assert_non_null(strstr(out, "Lua policy warp_scheduler.pick"));
+    assert_non_null(strstr(out, "bad_error.lua:3: boom from pick"));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The shared module from a stock lua5.4 (skipped when lua5.4 is not installed). */
+static void test_module(void **state)
+{
+    (void)state;
+    if (system("command -v lua5.4 >/dev/null 2>&1") != 0) skip();
+    char bin[1024], cmd[2048];
+    snprintf(bin, sizeof bin, "%s", MW_BINARY);
+    char *slash = strrchr(bin, '/');
+    assert_non_null(slash);
+    *slash = 0;
+    snprintf(cmd, sizeof cmd,
+             "LUA_CPATH='%s/?.so' lua5.4 -e 'local mw = require \"moonwarp\"; "
+             "local s = mw.sim{workload = \"micro.stream\", size = \"tiny\"}; assert(s:run()); "
+             "local x = require \"moonwarp.experiment\"; print(\"module ok\", s:stats()[\"gpu.cycles\"] > 0, type(x.run))'",
+             bin);
+    int rc = run_cmd(cmd, out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "module ok\ttrue\tfunction"));
+}
+
+/* ---- REPL in a pseudo-terminal ---------------------------------------------------------------------------- */
+struct pty {
+    int fd;
+    pid_t pid;
+    char buf[1 << 16];
+    size_t len, seen; /* seen: consumed up to here by expect() */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Read until `what` appears after the last match; fails the test after `timeout` seconds. */
+static void expect(struct pty *p, const char *what, double timeout)
+{
+    double t0 = now_s();
+    for (;;) {
+        p->buf[p->len] = 0;
+        char *hit = strstr(p->buf + p->seen, what);
+        if (hit) {
+            p->seen = (size_t)(hit - p->buf) + strlen(what);
+            return;
+        }
+        double left = timeout - (now_s() - t0);
+        if (left <= 0 || p->len + 1 >= sizeof p->buf) {
+            fprintf(stderr, "REPL transcript so far:\n%s\n--- expected: %s\n", p->buf, what);
+            fail_msg("REPL: '%s' did not appear", what);
+        }
+        struct pollfd pf = {.fd = p->fd, .events = POLLIN};
+        if (poll(&pf, 1, (int)(left * 1000) + 1) > 0) {
+            ssize_t k = read(p->fd, p->buf + p->len, sizeof p->buf - 1 - p->len);
+            if (k <= 0) {
+                fprintf(stderr, "REPL transcript:\n%s\n", p->buf);
+                fail_msg("REPL ended before '%s'", what);
+            }
+            p->len += (size_t)k;
+        }
+    }
+}
+
+static void send_line(struct pty *p, const char *s)
+{
+    size_t n = strlen(s);
+    assert_int_equal(write(p->fd, s, n), (ssize_t)n);
+    assert_int_equal(write(p->fd, "\r", 1), 1);
+}
+
+static void test_repl(void **state)
+{
+    (void)state;
+    struct pty *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    struct winsize ws = {.ws_row = 40, .ws_col = 200};
+    p->pid = forkpty(&p->fd, NULL, NULL, &ws);
+    assert_true(p->pid >= 0);
+    if (p->pid == 0) {
+        if (chdir(MW_SOURCE_DIR) != 0) _exit(127);
+        setenv("HOME", "/tmp", 1); /* keep the history file out of the user's home */
+        setenv("TERM", "dumb", 1);
+        execl(MW_BINARY, MW_BINARY, (char *)NULL);
+        _exit(127);
+    }
+    expect(p, "mw> ", 10);
+    send_line(p, "sim = mw.sim{ workload = \"micro.colstride\", seed = 3 }");
+    expect(p, "mw> ", 10);
+    /* a step, then inspection of the paused machine */
+    send_line(p, "sim:step(200)");
+    expect(p, "200\tfalse", 10);
+    send_line(p, "w = sim:warps(0); print('warps', #w > 0, w[1].state, w[1].id)");
+    expect(p, "warps\ttrue\t", 10);
+    send_line(p, "m = sim:mshrs(0); print('mshr', m.free + #m == sim:config().l1d.mshr_entries)");
+    expect(p, "mshr\ttrue", 10);
+    send_line(p, "#sim:l1d(0, 0)");
+    expect(p, "4", 10);
+    /* multi-line input */
+    send_line(p, "for i = 1, 2 do");
+    expect(p, ">> ", 10);
+    send_line(p, "print('line', i * 10) end");
+    expect(p, "line\t20", 10);
+    /* a long run, interrupted: it returns paused and the REPL keeps going */
+    send_line(p, "sim:run()");
+    usleep(300000);
+    assert_int_equal(write(p->fd, "\x03", 1), 1);
+    expect(p, "false\tinterrupted", 30);
+    send_line(p, "print('paused at', sim:cycle() > 200, sim:done())");
+    expect(p, "paused at\ttrue\tfalse", 10);
+    send_line(p, "sim:dram(0).banks[1].bank");
+    expect(p, "0", 10);
+    /* an error does not end the REPL */
+    send_line(p, "error('oops')");
+    expect(p, "oops", 10);
+    send_line(p, "print('still', 6 * 7)");
+    expect(p, "still\t42", 10);
+    send_line(p, "sim:run()");
+    expect(p, "true", 60);
+    assert_int_equal(write(p->fd, "\x04", 1), 1); /* Ctrl-D */
+    int st = 0;
+    double t0 = now_s();
+    while (waitpid(p->pid, &st, WNOHANG) == 0 && now_s() - t0 < 10) {
+        char sink[4096];
+        struct pollfd pf = {.fd = p->fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) > 0 && read(p->fd, sink, sizeof sink) <= 0) usleep(10000);
+    }
+    if (now_s() - t0 >= 10) kill(p->pid, SIGKILL), waitpid(p->pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    close(p->fd);
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parity), cmocka_unit_test(test_errors), cmocka_unit_test(test_cli_yaml),
+        cmocka_unit_test(test_module), cmocka_unit_test(test_repl),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
