@@ -30,6 +30,14 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"polybench.fdtd2d", "polybench", "FDTD-2D: three kernels per time step", "tiny|small|default|paper", mw_wl_polybench_fdtd2d},
     {"rodinia.bfs", "rodinia", "BFS: Kernel + Kernel2 per level on a seeded random graph (6 edges per node)", "tiny|small|default|paper", mw_wl_rodinia_bfs},
     {"rodinia.hotspot", "rodinia", "HOTSPOT: 16x16 shared-memory tiles, pyramid height 2 stencil steps per launch", "tiny|small|default|paper", mw_wl_rodinia_hotspot},
+
+    /* @group rodinia-a */
+
+    /* @group rodinia-b */
+
+    /* @group parboil-mars-libor */
+
+    /* @group graph */
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 
