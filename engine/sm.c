@@ -126,7 +126,10 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
         wp->warp_in_cta = placed++;
         wp->age = s->warp_seq++;
         fetch(s, sm, wp);
-        if (s->failed) return s->fail_err.code;
+        if (s->failed) {
+            *e = s->fail_err;
+            return e->code;
+        }
     }
     sm->st.ctas_launched++;
     s->gst.ctas++;

@@ -1,6 +1,7 @@
 /* `moonwarp trace --workload NAME [--size S] [--seed N] --out DIR`: export a built-in workload as an Accel-Sim
  * trace folder (kernelslist.g + kernel-N.traceg) that moonwarp and Accel-Sim can both run. */
 #include "cmd_trace.h"
+#include "lworkload.h"
 
 #include "trace_write.h"
 
@@ -34,9 +35,11 @@ int mw_cmd_trace(int argc, char **argv)
     }
     struct mw_err e;
     mw_err_clear(&e);
-    struct mw_workload w;
+    struct mw_workload w = {0};
     char buf[1600];
-    if (mw_workload_open_builtin(&w, wl, size, seed, &e) || mw_trace_export(&w, out, &e)) {
+    int rc = mw_lua_workload_path(wl) ? mw_lua_workload_open_file(&w, wl, seed, &e)
+                                     : mw_workload_open_builtin(&w, wl, size, seed, &e);
+    if (rc || mw_trace_export(&w, out, &e)) {
         fprintf(stderr, "moonwarp: %s\n", mw_err_str(&e, buf, sizeof buf));
         if (w.ops) mw_workload_close(&w);
         return 2;

@@ -10,6 +10,7 @@
 #include "policy.h"
 #include "sim.h"
 #include "workload.h"
+#include "lworkload.h"
 
 #include <lauxlib.h>
 #include <signal.h>
@@ -23,6 +24,7 @@ struct lsim {
     struct mw_sim *s;    /* NULL once closed */
     struct mw_config *cfg;
     char workload[128], size[32], trace[1024];
+    bool lua_wl;         /* the workload is a Lua description (kept in the uservalue table as "workload") */
     int running;
     unsigned gen;        /* bumped by reset */
 };
@@ -224,9 +226,17 @@ static void make_sim(lua_State *L, struct lsim *ls)
     struct mw_err e;
     mw_err_clear(&e);
     struct mw_workload wl;
-    int rc = ls->trace[0] ? mw_workload_open_trace(&wl, ls->trace, &e)
+    int rc;
+    if (ls->lua_wl) {
+        lua_getiuservalue(L, 1, 1);
+        lua_getfield(L, -1, "workload");
+        rc = mw_lua_workload_open(&wl, L, -1, (uint64_t)ls->cfg->sim.seed, &e);
+        lua_pop(L, 2);
+    } else {
+        rc = ls->trace[0] ? mw_workload_open_trace(&wl, ls->trace, &e)
                           : mw_workload_open_builtin(&wl, ls->workload, ls->size[0] ? ls->size : NULL,
                                                      (uint64_t)ls->cfg->sim.seed, &e);
+    }
     if (rc) raise_err(L, "mw.sim: workload", &e);
     ls->s = mw_sim_create(ls->cfg, &e);
     if (!ls->s) {
@@ -307,7 +317,23 @@ static int l_sim(lua_State *L)
     lua_pop(L, 1);
     if (mw_config_validate(ls->cfg, &e)) return raise_err(L, "mw.sim", &e);
     const char *wl = NULL, *tr = NULL, *sz = NULL;
-    if (lua_getfield(L, 1, "workload") == LUA_TSTRING) wl = lua_tostring(L, -1);
+    int twl = lua_getfield(L, 1, "workload");
+    if (twl == LUA_TSTRING) wl = lua_tostring(L, -1);
+    if (twl == LUA_TTABLE || (wl && mw_lua_workload_path(wl))) { /* a Lua workload: the table, or a file's */
+        if (wl && mw_lua_workload_load(L, wl, (uint64_t)ls->cfg->sim.seed, &e)) return raise_err(L, "mw.sim", &e);
+        lua_getiuservalue(L, 2, 1);
+        lua_pushvalue(L, -2);
+        lua_setfield(L, -2, "workload");
+        lua_pop(L, wl ? 2 : 1);
+        ls->lua_wl = true;
+        if (!wl) {
+            lua_getfield(L, -1, "name");
+            wl = lua_isstring(L, -1) ? lua_tostring(L, -1) : "lua";
+        }
+    } else if (twl != LUA_TNIL && twl != LUA_TSTRING) {
+        return luaL_error(L, "mw.sim: workload must be a name, a .lua file or a workload table, got %s",
+                          lua_typename(L, twl));
+    }
     if (lua_getfield(L, 1, "trace") == LUA_TSTRING) tr = lua_tostring(L, -1);
     if (lua_getfield(L, 1, "size") == LUA_TSTRING) sz = lua_tostring(L, -1);
     if (!wl == !tr) return luaL_error(L, "mw.sim: give exactly one of workload = \"name\" and trace = \"dir\"");

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "sim.h"
 #include "workload.h"
+#include "lworkload.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -26,7 +27,7 @@ enum { EXIT_INPUT = 2, EXIT_RUN = 3 };
 static void usage(FILE *f)
 {
     fputs("usage:\n"
-          "  moonwarp run --config FILE.yaml (--workload NAME [--size S] | --trace DIR|kernelslist.g)\n"
+          "  moonwarp run --config FILE.yaml (--workload NAME|FILE.lua [--size S] | --trace DIR|kernelslist.g)\n"
           "               [--set section.key=value]... [--seed N] [--out DIR] [--max-cycles N] [--quiet]\n"
           "  moonwarp list-policies        every decision point, policy, parameter and default\n"
           "  moonwarp list-workloads       built-in workloads\n"
@@ -174,8 +175,9 @@ static int cmd_run(int argc, char **argv)
     if (mw_config_validate(&cfg, &e)) return print_err(&e);
 
     struct mw_workload wl;
-    int rc = trace ? mw_workload_open_trace(&wl, trace, &e)
-                   : mw_workload_open_builtin(&wl, wl_name, size, (uint64_t)cfg.sim.seed, &e);
+    int rc = trace                           ? mw_workload_open_trace(&wl, trace, &e)
+             : mw_lua_workload_path(wl_name) ? mw_lua_workload_open_file(&wl, wl_name, (uint64_t)cfg.sim.seed, &e)
+                                             : mw_workload_open_builtin(&wl, wl_name, size, (uint64_t)cfg.sim.seed, &e);
     if (rc) return print_err(&e);
     struct mw_sim *s = mw_sim_create(&cfg, &e);
     if (!s) {

@@ -1,0 +1,47 @@
+-- Lua workload generators: a Lua twin of a built-in model gives every stat identical to the C model; the
+-- per-thread pattern form gives the hand-counted instruction and request numbers; a file workload runs.
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local T = require "common"
+local twin = require "wl_micro_twin"
+
+for _, kind in ipairs { "stream", "colstride" } do
+  for _, size in ipairs(kind == "stream" and { "tiny", "small" } or { "tiny" }) do
+    local ref = T.run { workload = "micro." .. kind, size = size, seed = 3 }
+    local n = T.same_stats(ref, T.run { workload = twin(kind, size), seed = 3 }, "twin of micro." .. kind)
+    print(string.format("ok  twin micro.%-9s %-5s %d counters, cycles %d", kind, size, n, ref["gpu.cycles"]))
+  end
+end
+
+-- Thread form: 2 CTAs x 64 threads; thread i reads a[i], a[i + 64], ... (k entries, k = i % 4 + 1): per warp
+-- 4 loads (lanes with a shorter list drop out), each followed by 2 ALUs, then EXIT.
+local function pattern(alu)
+  return {
+    name = "lua.pattern",
+    kernels = { {
+      name = "pat", grid = 2, block = 64, alu = alu,
+      thread = function(t)
+        local list = {}
+        for k = 0, t.gtid % 4 do list[#list + 1] = 0x2000000 + (t.gtid + 64 * k) * 4 end
+        return list
+      end,
+    } },
+  }
+end
+local st = T.run { workload = pattern(2), seed = 1 }
+-- 4 warps x (4 loads + 8 ALUs + EXIT)
+assert(st["gpu.warp_insts"] == 4 * (4 + 8 + 1), "pattern warp insts " .. st["gpu.warp_insts"])
+-- thread loads: lanes with k entries: 8 lanes each of k = 1..4 per warp -> 80 per warp
+assert(st["gpu.thread_insts"] == 4 * (80 + 2 * 4 * 32 + 32), "pattern thread insts " .. st["gpu.thread_insts"])
+print("ok  thread form: warp insts " .. st["gpu.warp_insts"])
+
+-- a workload file, given the seed as its argument, and a kernels function with a data-dependent launch count
+local f = T.run { workload = T.dir .. "/../../experiments/lua/colstride_gen.lua", seed = 1 }
+assert(f["gpu.warp_insts"] == 30 * 8 * (16 * 2 + 1 + 1), "file workload warp insts " .. f["gpu.warp_insts"])
+local launches = 0
+local fn = T.run { seed = 5, workload = { name = "lua.fn", kernels = function(i, seed)
+  if i > seed then return nil end
+  launches = launches + 1
+  return { grid = 1, block = 32, warp = function(w) w:ld(1, 0x1000 * w.kernel) end }
+end } }
+assert(launches == 5 and fn["gpu.kernels"] == 5, "kernels function: " .. launches .. " launches")
+print("ok  kernels function: " .. fn["gpu.kernels"] .. " launches")
