@@ -162,6 +162,29 @@ bool mw_ldst_can_accept(struct mw_sim *s, struct mw_sm *sm, const struct mw_inst
     return sm->ldst_free <= mw_core_now(s) && sm->slots_used < sm->nslots;
 }
 
+/* Local memory: an address below MW_LOCAL_WINDOW is an offset in the thread's own local window (what traces
+ * record for LDL/STL, the same offset in every lane). The hardware interleaves the threads' local words, so the
+ * same offset of consecutive threads is consecutive in memory: thread slot t (SM, warp slot, lane) finds word
+ * `off / width` of its window at MW_LOCAL_BASE + ((off / width) * slots + t) * width. A warp's 4-byte local
+ * access is one 128 B line, an 8-byte one two. Addresses at or above the window are global already. */
+#define MW_LOCAL_WINDOW (1ull << 24)
+#define MW_LOCAL_BASE (1ull << 40)
+static const struct mw_inst *local_translate(const struct mw_sim *s, int sm, int w, const struct mw_inst *in,
+                                             struct mw_inst *out)
+{
+    *out = *in;
+    uint64_t width = in->width ? in->width : 4;
+    uint64_t per_sm = (uint64_t)s->cfg.sm.max_warps * MW_WARP_SIZE;
+    uint64_t slots = (uint64_t)s->cfg.gpu.n_sms * per_sm;
+    for (int l = 0; l < MW_WARP_SIZE; l++) {
+        uint64_t a = in->addr[l];
+        if (!(in->mask >> l & 1u) || a >= MW_LOCAL_WINDOW) continue;
+        uint64_t t = (uint64_t)sm * per_sm + (uint64_t)w * MW_WARP_SIZE + (uint64_t)l;
+        out->addr[l] = MW_LOCAL_BASE + ((a / width) * slots + t) * width + a % width;
+    }
+    return out;
+}
+
 void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_inst *in)
 {
     uint64_t now = mw_core_now(s);
@@ -196,6 +219,8 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
     sl->next = 0;
     sl->misses = 0;
     memset(sl->sets_seen, 0, sizeof sl->sets_seen);
+    struct mw_inst local;
+    if (op == MW_OP_LD_LOCAL || op == MW_OP_ST_LOCAL) in = local_translate(s, sm->id, w, in, &local);
     sl->nreq = mw_coalesce(s, in, sl->reqs);
     memset(sl->verdict, 0xff, (size_t)sl->nreq);
     sm->slots_used++;

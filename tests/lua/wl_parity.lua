@@ -45,3 +45,18 @@ local fn = T.run { seed = 5, workload = { name = "lua.fn", kernels = function(i,
 end } }
 assert(launches == 5 and fn["gpu.kernels"] == 5, "kernels function: " .. launches .. " launches")
 print("ok  kernels function: " .. fn["gpu.kernels"] .. " launches")
+
+-- Local memory: the same offset in every lane (as traces record LDL/STL) is spread over the threads' local
+-- windows, consecutive lanes adjacent: an 8-byte local access of a full warp is 2 lines, a 4-byte one 1 line,
+-- and two warps' windows are disjoint. Per warp: stl.64, ldl.64 (misses: the store does not allocate), ldl.32.
+local loc = T.run { seed = 1, workload = { name = "lua.local", kernels = { {
+  grid = 1, block = 64,
+  warp = function(w)
+    w:stl(1, 0xfffbd0, { width = 8, stride = 0 })
+    w:ldl(2, 0xfffbd0, { width = 8, stride = 0 })
+    w:ldl(3, 0x100, { stride = 0 })
+  end,
+} } } }
+assert(loc["sm.coalesced_reqs"] == 2 * (2 + 2 + 1), "local coalesced requests " .. loc["sm.coalesced_reqs"])
+assert(loc["l1d.misses"] == 2 * 3, "local L1D misses " .. loc["l1d.misses"])
+print("ok  local memory: " .. loc["sm.coalesced_reqs"] .. " requests, " .. loc["l1d.misses"] .. " misses")
