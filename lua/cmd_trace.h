@@ -3,5 +3,6 @@
 #define MW_CMD_TRACE_H
 
 int mw_cmd_trace(int argc, char **argv);
+int mw_cmd_trace_info(int argc, char **argv);
 
 #endif

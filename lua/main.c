@@ -33,6 +33,7 @@ static void usage(FILE *f)
           "  moonwarp list-workloads       built-in workloads\n"
           "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n"
           "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n"
+          "  moonwarp trace-info DIR|kernelslist.g                    per-kernel counts of a trace\n"
           "  moonwarp SCRIPT.lua [args]    run a Lua script (require \"moonwarp\")\n"
           "  moonwarp                      the interactive Lua REPL\n",
           f);
@@ -250,6 +251,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();
     if (!strcmp(cmd, "dram")) return mw_cmd_dram(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return mw_cmd_trace(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trace-info")) return mw_cmd_trace_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;
