@@ -34,6 +34,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     /* @group rodinia-a */
 
     /* @group rodinia-b */
+    {"rodinia.kmeans", "rodinia", "KMEANS: invert_mapping, then kmeansPoint per iteration (features via the transposed layout)", "tiny|small|default|paper", mw_wl_rodinia_kmeans},
 
     /* @group parboil-mars-libor */
 

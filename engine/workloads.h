@@ -29,6 +29,7 @@ int mw_wl_rodinia_hotspot(struct mw_workload *w, const char *size, uint64_t seed
 /* @group rodinia-a */
 
 /* @group rodinia-b */
+int mw_wl_rodinia_kmeans(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 /* @group parboil-mars-libor */
 
