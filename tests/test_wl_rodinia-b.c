@@ -71,10 +71,84 @@ static void test_kmeans(void **state)
     assert_true(stream_hash("rodinia.kmeans", "tiny", 1) == stream_hash("rodinia.kmeans", "tiny", 1));
 }
 
+/* B+TREE tiny: keys 0..19999 inserted in order into an order-508 tree: every leaf but the last holds 254 keys
+ * (a full leaf of 507 splits at cut(507) = 254), so leaf j holds [254j, 254j + 253]; 78 leaves under the root,
+ * height 1, knodes breadth-first (root 0, leaves 1..78), 4084 B each. findK's CTA b must read the leaf of its key
+ * and load records[key] (records hold the keys in order); findRangeK's end walk must reach the leaf of end. */
+#define BT_N 20000u
+#define BT_BASE 0x10000000ull
+#define BT_KNODES (BT_BASE + ((BT_N * 4 + 255) & ~255u))
+struct btcount {
+    uint32_t nrec, nleaf, nend, bad_leaf, bad_end;
+    uint64_t rec[32];
+    uint32_t cta_of_leafload;
+};
+static uint32_t leaf_of(int32_t key) { return 1 + ((uint32_t)key / 254 < 77 ? (uint32_t)key / 254 : 77); }
+static void bt_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct btcount *c = arg;
+    int l = __builtin_ctz(in->mask ? in->mask : 1);
+    if (strcmp(k->name, "findK") == 0) {
+        if (in->pc == 27 * 16 && in->op == MW_OP_LD_GLOBAL) {
+            assert_int_equal(__builtin_popcount(in->mask), 1);
+            if (c->nrec < 32) c->rec[c->nrec] = in->addr[l];
+            c->nrec++;
+        }
+        if (in->pc == 22 * 16 && in->op == MW_OP_LD_GLOBAL) { /* 16 warps per CTA, in CTA order */
+            uint32_t bid = c->nleaf++ / 16;
+            if ((in->addr[l] - BT_KNODES) / 4084 != leaf_of(mw_wl_btree_query(1, 0, bid, BT_N))) c->bad_leaf++;
+        }
+    } else if (in->pc == 49 * 16 && in->op == MW_OP_LD_GLOBAL) {
+        uint32_t bid = c->nend++ / 16;
+        int32_t s = mw_wl_btree_query(1, 1, bid, BT_N), en = s + 100;
+        if (en >= (int32_t)BT_N) en = BT_N - 1;
+        if ((in->addr[l] - BT_BASE) / 4084 != leaf_of(en)) c->bad_end++;
+    }
+}
+static void test_btree(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    struct btcount c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(walk("rodinia.btree", "tiny", 1, ks, 2, bt_cb, &c), 2);
+    assert_string_equal(ks[0].k.name, "findRangeK");
+    check_shape(&ks[0].k, 12, 1, 508, 1);
+    assert_string_equal(ks[1].k.name, "findK");
+    check_shape(&ks[1].k, 20, 1, 508, 1);
+    /* every key is present: one record load per CTA, at records + 4 * key */
+    assert_int_equal(c.nrec, 20);
+    for (uint32_t i = 0; i < 20; i++) assert_true(c.rec[i] == BT_BASE + 4ull * (uint32_t)mw_wl_btree_query(1, 0, i, BT_N));
+    assert_int_equal(c.nleaf, 20 * 16);
+    assert_int_equal(c.bad_leaf, 0);
+    assert_int_equal(c.nend, 12 * 16);
+    assert_int_equal(c.bad_end, 0);
+    /* thread 0 of CTA 0, one level then the leaf: curr, keys[0], key, keys[1] (keys[0] = INT_MIN <= key), the
+     * thid == 0 reload of offset; at the leaf curr, keys[0], key; plus offset and indices[0] at the root when
+     * key < 254 (the slot of the first leaf) */
+    int32_t k0 = mw_wl_btree_query(1, 0, 0, BT_N);
+    assert_int_equal(ks[1].thread_loads0, 8 + (k0 < 254 ? 2 : 0));
+    /* stores per CTA: offset and curr per level, ans */
+    assert_int_equal(ks[1].stores, 20 * 3);
+    /* findRangeK: offset, offset_2, currKnode, lastKnode per level, Recstart, Reclen */
+    assert_int_equal(ks[0].stores, 12 * 6);
+    /* the root's keys[thid]: 32 consecutive words at knodes + 2040 + 128 w, 2040 = 120 mod 128: two lines */
+    assert_int_equal(at(&ks[1], 2 * 16)->min_lines, 2);
+    assert_int_equal(at(&ks[1], 2 * 16)->max_lines, 2);
+    assert_int_equal(at(&ks[1], 0)->max_lines, 1);
+    assert_true(stream_hash("rodinia.btree", "tiny", 1) == stream_hash("rodinia.btree", "tiny", 1));
+    assert_true(stream_hash("rodinia.btree", "tiny", 1) != stream_hash("rodinia.btree", "tiny", 2));
+    struct mw_kernel k[2];
+    assert_int_equal(shapes("rodinia.btree", "paper", k, 2), 2);
+    check_shape(&k[0], 6000, 1, 508, 1);
+    check_shape(&k[1], 10000, 1, 508, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kmeans),
+        cmocka_unit_test(test_btree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
