@@ -33,6 +33,7 @@ int mw_wl_rodinia_kmeans(struct mw_workload *w, const char *size, uint64_t seed,
 int mw_wl_rodinia_btree(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* B+TREE query i of a seed (range = 1: findRangeK's starts, 0: findK's keys), in [0, size). */
 int32_t mw_wl_btree_query(uint64_t seed, int range, uint32_t i, uint32_t size);
+int mw_wl_rodinia_streamcluster(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 /* @group parboil-mars-libor */
 

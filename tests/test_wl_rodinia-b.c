@@ -144,11 +144,57 @@ static void test_btree(void **state)
     check_shape(&k[1], 10000, 1, 508, 1);
 }
 
+/* STREAMCLUSTER tiny: 1024 points of 8 dimensions, three pgain launches of kernel_compute_cost, ceil(1024/512) = 2
+ * CTAs of 512. Per thread: d_dist's two loads per dimension (coord[i*num + tid] coalesced, coord[i*num + x] one
+ * word for the warp), p[tid].weight and p[tid].cost (Point is 32 B: 8 lines per warp), then either the switch path
+ * (cost reloaded after the bool store, lower[K]) or the else path (assign, center_table[assign], lower[c]): every
+ * thread takes exactly one, so the two paths' stores cover the 1024 points in each launch. */
+struct sccount {
+    uint64_t sw_lanes[4], keep_lanes[4];
+    int launch;
+    uint64_t last_id;
+};
+static void sc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct sccount *c = arg;
+    int i = (int)k->id - 1;
+    if (i > 3) return;
+    if (in->pc == 0x8060) c->sw_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
+    if (in->pc == 0x8130) c->keep_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
+}
+static void test_streamcluster(void **state)
+{
+    (void)state;
+    struct kstat ks[3];
+    struct sccount c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(walk("rodinia.streamcluster", "tiny", 1, ks, 3, sc_cb, &c), 3);
+    uint64_t sw = 0;
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(ks[i].k.name, "kernel_compute_cost");
+        check_shape(&ks[i].k, 2, 1, 512, 1);
+        assert_true(ks[i].thread_loads0 == 2 * 8 + 2 + 2 || ks[i].thread_loads0 == 2 * 8 + 2 + 3);
+        assert_int_equal(c.sw_lanes[i] + c.keep_lanes[i], 1024);
+        sw += c.sw_lanes[i];
+        assert_int_equal(at(&ks[i], BODY(0))->max_lines, 1);
+        assert_int_equal(at(&ks[i], BODY(1))->max_lines, 1);
+        assert_int_equal(at(&ks[i], BODY(0))->n, 32 * 8);
+        assert_int_equal(at(&ks[i], 0x8010)->min_lines, 8);
+        assert_int_equal(at(&ks[i], 0x8010)->max_lines, 8);
+        assert_int_equal(at(&ks[i], 0x8060)->op, MW_OP_ST_GLOBAL);
+    }
+    /* some point gains from opening a feasible centre, not all of them */
+    assert_true(sw > 0 && sw < 3 * 1024);
+    assert_true(stream_hash("rodinia.streamcluster", "tiny", 1) == stream_hash("rodinia.streamcluster", "tiny", 1));
+    assert_true(stream_hash("rodinia.streamcluster", "tiny", 1) != stream_hash("rodinia.streamcluster", "tiny", 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kmeans),
         cmocka_unit_test(test_btree),
+        cmocka_unit_test(test_streamcluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
