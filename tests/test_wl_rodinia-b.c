@@ -24,7 +24,7 @@ static void hash_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *
     (void)k;
     struct hashcb *c = arg;
     c->hash = c->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
-    if (mw_op_is_mem(in->op))
+    if (mw_op_is_mem(in->op) && in->op != MW_OP_LD_CONST) /* constant loads carry no address */
         for (int l = 0; l < MW_WARP_SIZE; l++)
             if (in->mask >> l & 1u) c->hash = c->hash * 31 + in->addr[l];
 }
@@ -189,12 +189,121 @@ static void test_streamcluster(void **state)
     assert_true(stream_hash("rodinia.streamcluster", "tiny", 1) != stream_hash("rodinia.streamcluster", "tiny", 2));
 }
 
+/* Every instruction of a workload to cb, without wlwalk's per-PC table (CFD's flux kernel has more PCs). */
+static int raw_walk(const char *name, const char *size, uint64_t seed, inst_cb cb, void *arg)
+{
+    struct mw_workload w;
+    struct mw_err e = {0};
+    assert_int_equal(mw_workload_open_builtin(&w, name, size, seed, &e), 0);
+    struct mw_kernel k;
+    int nk = 0, rc;
+    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
+        for (uint32_t c = 0; c < mw_kernel_ctas(&k); c++) {
+            void *st = NULL;
+            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
+            for (uint32_t wi = 0; wi < mw_kernel_cta_warps(&k); wi++) {
+                struct mw_inst in;
+                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
+                    cb(arg, &k, &in);
+                    if (in.op == MW_OP_EXIT) break;
+                }
+                assert_true(rc >= 0);
+            }
+            w.ops->cta_close(&w, st);
+        }
+        nk++;
+    }
+    assert_int_equal(rc, 0);
+    mw_workload_close(&w);
+    return nk;
+}
+
+/* CFD tiny: 1500 elements padded to nelr = 1536 (8 CTAs of 192), one iteration: 3 initialize_variables, then
+ * step_factor and 3 x (compute_flux, time_step). compute_flux's neighbour loop (body, 4 faces) loads nb and the
+ * face normal for every thread, then the five variables of nb for the faces with nb >= 0 (a gather at
+ * variables[nb + v*nelr]), the wing terms where nb == -1 and the far-field terms where nb == -2: the lanes of
+ * each path equal the faces of that kind in the seeded mesh, recounted here, and the gathered addresses sum to
+ * the neighbours' indices. time_step loads 11 and stores 5 words per thread, all coalesced. */
+#define CFD_NELR 1536
+#define CFD_VARS (0x10000000ull + CFD_NELR * 4ull + CFD_NELR * 16ull + CFD_NELR * 48ull)
+struct cfdcount {
+    uint64_t nk[4], nb_lanes, nb_sum, wing, far, flux_ld0, time_ld, time_st, bad_lines;
+    uint64_t hash;
+};
+static void cfd_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct cfdcount *c = arg;
+    hash_cb(&c->hash, k, in);
+    if (in->op == MW_OP_EXIT) {
+        int which = strcmp(k->name, "cuda_initialize_variables") == 0 ? 0
+                    : strcmp(k->name, "cuda_compute_step_factor") == 0 ? 1
+                    : strcmp(k->name, "cuda_compute_flux") == 0        ? 2
+                                                                       : 3;
+        c->nk[which]++;
+        return;
+    }
+    if (strcmp(k->name, "cuda_compute_flux") == 0) {
+        if (k->id != 5) return; /* the first flux launch */
+        if (in->pc == 0x10b0) {
+            for (int l = 0; l < 32; l++)
+                if (in->mask >> l & 1u) c->nb_lanes++, c->nb_sum += (in->addr[l] - CFD_VARS) / 4;
+        }
+        if (in->pc == 0x1460) c->wing += (uint64_t)__builtin_popcount(in->mask);
+        if (in->pc == 0x14c0) c->far += (uint64_t)__builtin_popcount(in->mask);
+        if (in->op == MW_OP_LD_GLOBAL && in->pc < 0x1000) c->flux_ld0++;
+    } else if (strcmp(k->name, "cuda_time_step") == 0) {
+        if (in->op == MW_OP_LD_GLOBAL) c->time_ld++;
+        if (in->op == MW_OP_ST_GLOBAL) c->time_st++;
+        if (mw_op_is_global_mem(in->op) && lines_of(in) != 1) c->bad_lines++;
+    }
+}
+static void test_cfd(void **state)
+{
+    (void)state;
+    struct cfdcount c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(raw_walk("rodinia.cfd", "tiny", 3, cfd_cb, &c), 3 + 1 + 3 * 2);
+    /* warps per kernel: 8 CTAs x 6 warps */
+    assert_int_equal(c.nk[0], 3 * 48);
+    assert_int_equal(c.nk[1], 48);
+    assert_int_equal(c.nk[2], 3 * 48);
+    assert_int_equal(c.nk[3], 3 * 48);
+    int32_t *nbr = malloc(4 * CFD_NELR * sizeof *nbr);
+    mw_wl_cfd_mesh(1500, CFD_NELR, 3, nbr);
+    uint64_t nb = 0, sum = 0, wing = 0, far = 0;
+    for (int i = 0; i < 4 * CFD_NELR; i++) {
+        if (nbr[i] >= 0) nb++, sum += (uint64_t)nbr[i];
+        wing += nbr[i] == -1, far += nbr[i] == -2;
+    }
+    free(nbr);
+    assert_true(wing > 0 && far > 0);
+    assert_int_equal(c.nb_lanes, nb);
+    assert_int_equal(c.nb_sum, sum);
+    assert_int_equal(c.wing, wing);
+    assert_int_equal(c.far, far);
+    assert_int_equal(c.flux_ld0, 48 * 5); /* the element's five variables */
+    assert_int_equal(c.time_ld, 3 * 48 * 11);
+    assert_int_equal(c.time_st, 3 * 48 * 5);
+    assert_int_equal(c.bad_lines, 0);
+    struct cfdcount c2, c3;
+    memset(&c2, 0, sizeof c2), memset(&c3, 0, sizeof c3);
+    raw_walk("rodinia.cfd", "tiny", 3, cfd_cb, &c2);
+    raw_walk("rodinia.cfd", "tiny", 4, cfd_cb, &c3);
+    assert_true(c.hash == c2.hash);
+    assert_true(c.hash != c3.hash);
+    struct mw_kernel k[8];
+    assert_int_equal(shapes("rodinia.cfd", "paper", k, 8), 3 + 2000 * 7);
+    check_shape(&k[4], 506, 1, 192, 1); /* 97046 elements -> nelr 97152 */
+    assert_string_equal(k[4].name, "cuda_compute_flux");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kmeans),
         cmocka_unit_test(test_btree),
         cmocka_unit_test(test_streamcluster),
+        cmocka_unit_test(test_cfd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
