@@ -34,6 +34,10 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     /* @group rodinia-a */
 
     /* @group rodinia-b */
+    {"rodinia.kmeans", "rodinia", "KMEANS: invert_mapping, then kmeansPoint per iteration (features via the transposed layout)", "tiny|small|default|paper", mw_wl_rodinia_kmeans},
+    {"rodinia.btree", "rodinia", "B+TREE: findRangeK then findK, one 508-thread CTA per query on an order-508 tree", "tiny|small|default|paper", mw_wl_rodinia_btree},
+    {"rodinia.streamcluster", "rodinia", "STREAMCLUSTER: kernel_compute_cost per pgain call of pFL on seeded points", "tiny|small|default|paper", mw_wl_rodinia_streamcluster},
+    {"rodinia.cfd", "rodinia", "CFD euler3d: step_factor, then 3 x (compute_flux, time_step) per iteration on a seeded 4-neighbour mesh", "tiny|small|default|paper", mw_wl_rodinia_cfd},
 
     /* @group parboil-mars-libor */
 

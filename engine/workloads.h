@@ -29,6 +29,14 @@ int mw_wl_rodinia_hotspot(struct mw_workload *w, const char *size, uint64_t seed
 /* @group rodinia-a */
 
 /* @group rodinia-b */
+int mw_wl_rodinia_kmeans(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_btree(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* B+TREE query i of a seed (range = 1: findRangeK's starts, 0: findK's keys), in [0, size). */
+int32_t mw_wl_btree_query(uint64_t seed, int range, uint32_t i, uint32_t size);
+int mw_wl_rodinia_streamcluster(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_cfd(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The CFD mesh: nbr[j * nelr + i] for the NNB = 4 faces of element i (-1 wing, -2 far field), seeded. */
+int mw_wl_cfd_mesh(int64_t nel, int64_t nelr, uint64_t seed, int32_t *nbr);
 
 /* @group parboil-mars-libor */
 

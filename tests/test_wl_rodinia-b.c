@@ -1,0 +1,309 @@
+/* Rodinia models KMEANS, B+TREE, STREAMCLUSTER, CFD, PARTICLEFILTER and HEARTWALL checked against facts derived
+ * by hand from the CUDA sources: launch shapes and sequences, loads per thread, distinct 128 B lines per warp
+ * instruction, counts recomputed here from the same seeded inputs, determinism. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "workload.h"
+#include "workloads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wlwalk.h"
+
+/* A hash of the whole instruction stream (PCs, masks, ops, addresses) and per-kernel lane counts by PC. */
+struct hashcb {
+    uint64_t hash;
+};
+static void hash_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    (void)k;
+    struct hashcb *c = arg;
+    c->hash = c->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
+    if (mw_op_is_mem(in->op) && in->op != MW_OP_LD_CONST) /* constant loads carry no address */
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (in->mask >> l & 1u) c->hash = c->hash * 31 + in->addr[l];
+}
+static uint64_t stream_hash(const char *name, const char *size, uint64_t seed)
+{
+    struct hashcb c = {0};
+    walk(name, size, seed, NULL, 0, hash_cb, &c);
+    return c.hash;
+}
+
+/* KMEANS tiny: 2048 points, 8 features, 3 clusters, two iterations. ceil(2048/256) = 8 blocks, rounded up to a
+ * 3x3 square: invert_mapping runs 9 CTAs of 256 (the last one idle), kmeansPoint a 3x3 grid. invert_mapping
+ * reads input[point_id*8 + i]: lanes 32 B apart, 8 lines per warp load, and writes output[point_id + npoints*i]:
+ * one line. kmeansPoint fetches point_id + j*npoints (one line) nclusters*nfeatures = 24 times per thread and
+ * stores membership[point_id] once. */
+static void test_kmeans(void **state)
+{
+    (void)state;
+    struct kstat ks[3];
+    assert_int_equal(walk("rodinia.kmeans", "tiny", 1, ks, 3, NULL, NULL), 3);
+    assert_string_equal(ks[0].k.name, "invert_mapping");
+    check_shape(&ks[0].k, 9, 1, 256, 1);
+    assert_string_equal(ks[1].k.name, "kmeansPoint");
+    check_shape(&ks[1].k, 3, 3, 256, 1);
+    check_shape(&ks[2].k, 3, 3, 256, 1);
+    assert_int_equal(ks[0].thread_loads0, 8);
+    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 8);
+    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 8);
+    assert_int_equal(at(&ks[0], BODY(0))->n, 64 * 8);
+    assert_int_equal(at(&ks[0], BODY(1))->op, MW_OP_ST_GLOBAL);
+    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
+    for (int i = 1; i < 3; i++) {
+        assert_int_equal(ks[i].thread_loads0, 3 * 8);
+        assert_int_equal(ks[i].loads, 64 * 3 * 8);
+        assert_int_equal(ks[i].stores, 64);
+        assert_int_equal(at(&ks[i], BODY(0))->max_lines, 1);
+        assert_int_equal(at(&ks[i], 0x8000 + 16)->max_lines, 1);
+    }
+    struct mw_kernel k[12];
+    /* kdd_cup: 494020 points -> 1930 blocks -> 44 x 44 */
+    assert_int_equal(shapes("rodinia.kmeans", "paper", k, 12), 11);
+    check_shape(&k[0], 44 * 44, 1, 256, 1);
+    check_shape(&k[1], 44, 44, 256, 1);
+    assert_true(stream_hash("rodinia.kmeans", "tiny", 1) == stream_hash("rodinia.kmeans", "tiny", 1));
+}
+
+/* B+TREE tiny: keys 0..19999 inserted in order into an order-508 tree: every leaf but the last holds 254 keys
+ * (a full leaf of 507 splits at cut(507) = 254), so leaf j holds [254j, 254j + 253]; 78 leaves under the root,
+ * height 1, knodes breadth-first (root 0, leaves 1..78), 4084 B each. findK's CTA b must read the leaf of its key
+ * and load records[key] (records hold the keys in order); findRangeK's end walk must reach the leaf of end. */
+#define BT_N 20000u
+#define BT_BASE 0x10000000ull
+#define BT_KNODES (BT_BASE + ((BT_N * 4 + 255) & ~255u))
+struct btcount {
+    uint32_t nrec, nleaf, nend, bad_leaf, bad_end;
+    uint64_t rec[32];
+    uint32_t cta_of_leafload;
+};
+static uint32_t leaf_of(int32_t key) { return 1 + ((uint32_t)key / 254 < 77 ? (uint32_t)key / 254 : 77); }
+static void bt_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct btcount *c = arg;
+    int l = __builtin_ctz(in->mask ? in->mask : 1);
+    if (strcmp(k->name, "findK") == 0) {
+        if (in->pc == 27 * 16 && in->op == MW_OP_LD_GLOBAL) {
+            assert_int_equal(__builtin_popcount(in->mask), 1);
+            if (c->nrec < 32) c->rec[c->nrec] = in->addr[l];
+            c->nrec++;
+        }
+        if (in->pc == 22 * 16 && in->op == MW_OP_LD_GLOBAL) { /* 16 warps per CTA, in CTA order */
+            uint32_t bid = c->nleaf++ / 16;
+            if ((in->addr[l] - BT_KNODES) / 4084 != leaf_of(mw_wl_btree_query(1, 0, bid, BT_N))) c->bad_leaf++;
+        }
+    } else if (in->pc == 49 * 16 && in->op == MW_OP_LD_GLOBAL) {
+        uint32_t bid = c->nend++ / 16;
+        int32_t s = mw_wl_btree_query(1, 1, bid, BT_N), en = s + 100;
+        if (en >= (int32_t)BT_N) en = BT_N - 1;
+        if ((in->addr[l] - BT_BASE) / 4084 != leaf_of(en)) c->bad_end++;
+    }
+}
+static void test_btree(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    struct btcount c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(walk("rodinia.btree", "tiny", 1, ks, 2, bt_cb, &c), 2);
+    assert_string_equal(ks[0].k.name, "findRangeK");
+    check_shape(&ks[0].k, 12, 1, 508, 1);
+    assert_string_equal(ks[1].k.name, "findK");
+    check_shape(&ks[1].k, 20, 1, 508, 1);
+    /* every key is present: one record load per CTA, at records + 4 * key */
+    assert_int_equal(c.nrec, 20);
+    for (uint32_t i = 0; i < 20; i++) assert_true(c.rec[i] == BT_BASE + 4ull * (uint32_t)mw_wl_btree_query(1, 0, i, BT_N));
+    assert_int_equal(c.nleaf, 20 * 16);
+    assert_int_equal(c.bad_leaf, 0);
+    assert_int_equal(c.nend, 12 * 16);
+    assert_int_equal(c.bad_end, 0);
+    /* thread 0 of CTA 0, one level then the leaf: curr, keys[0], key, keys[1] (keys[0] = INT_MIN <= key), the
+     * thid == 0 reload of offset; at the leaf curr, keys[0], key; plus offset and indices[0] at the root when
+     * key < 254 (the slot of the first leaf) */
+    int32_t k0 = mw_wl_btree_query(1, 0, 0, BT_N);
+    assert_int_equal(ks[1].thread_loads0, 8 + (k0 < 254 ? 2 : 0));
+    /* stores per CTA: offset and curr per level, ans */
+    assert_int_equal(ks[1].stores, 20 * 3);
+    /* findRangeK: offset, offset_2, currKnode, lastKnode per level, Recstart, Reclen */
+    assert_int_equal(ks[0].stores, 12 * 6);
+    /* the root's keys[thid]: 32 consecutive words at knodes + 2040 + 128 w, 2040 = 120 mod 128: two lines */
+    assert_int_equal(at(&ks[1], 2 * 16)->min_lines, 2);
+    assert_int_equal(at(&ks[1], 2 * 16)->max_lines, 2);
+    assert_int_equal(at(&ks[1], 0)->max_lines, 1);
+    assert_true(stream_hash("rodinia.btree", "tiny", 1) == stream_hash("rodinia.btree", "tiny", 1));
+    assert_true(stream_hash("rodinia.btree", "tiny", 1) != stream_hash("rodinia.btree", "tiny", 2));
+    struct mw_kernel k[2];
+    assert_int_equal(shapes("rodinia.btree", "paper", k, 2), 2);
+    check_shape(&k[0], 6000, 1, 508, 1);
+    check_shape(&k[1], 10000, 1, 508, 1);
+}
+
+/* STREAMCLUSTER tiny: 1024 points of 8 dimensions, three pgain launches of kernel_compute_cost, ceil(1024/512) = 2
+ * CTAs of 512. Per thread: d_dist's two loads per dimension (coord[i*num + tid] coalesced, coord[i*num + x] one
+ * word for the warp), p[tid].weight and p[tid].cost (Point is 32 B: 8 lines per warp), then either the switch path
+ * (cost reloaded after the bool store, lower[K]) or the else path (assign, center_table[assign], lower[c]): every
+ * thread takes exactly one, so the two paths' stores cover the 1024 points in each launch. */
+struct sccount {
+    uint64_t sw_lanes[4], keep_lanes[4];
+    int launch;
+    uint64_t last_id;
+};
+static void sc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct sccount *c = arg;
+    int i = (int)k->id - 1;
+    if (i > 3) return;
+    if (in->pc == 0x8060) c->sw_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
+    if (in->pc == 0x8130) c->keep_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
+}
+static void test_streamcluster(void **state)
+{
+    (void)state;
+    struct kstat ks[3];
+    struct sccount c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(walk("rodinia.streamcluster", "tiny", 1, ks, 3, sc_cb, &c), 3);
+    uint64_t sw = 0;
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(ks[i].k.name, "kernel_compute_cost");
+        check_shape(&ks[i].k, 2, 1, 512, 1);
+        assert_true(ks[i].thread_loads0 == 2 * 8 + 2 + 2 || ks[i].thread_loads0 == 2 * 8 + 2 + 3);
+        assert_int_equal(c.sw_lanes[i] + c.keep_lanes[i], 1024);
+        sw += c.sw_lanes[i];
+        assert_int_equal(at(&ks[i], BODY(0))->max_lines, 1);
+        assert_int_equal(at(&ks[i], BODY(1))->max_lines, 1);
+        assert_int_equal(at(&ks[i], BODY(0))->n, 32 * 8);
+        assert_int_equal(at(&ks[i], 0x8010)->min_lines, 8);
+        assert_int_equal(at(&ks[i], 0x8010)->max_lines, 8);
+        assert_int_equal(at(&ks[i], 0x8060)->op, MW_OP_ST_GLOBAL);
+    }
+    /* some point gains from opening a feasible centre, not all of them */
+    assert_true(sw > 0 && sw < 3 * 1024);
+    assert_true(stream_hash("rodinia.streamcluster", "tiny", 1) == stream_hash("rodinia.streamcluster", "tiny", 1));
+    assert_true(stream_hash("rodinia.streamcluster", "tiny", 1) != stream_hash("rodinia.streamcluster", "tiny", 2));
+}
+
+/* Every instruction of a workload to cb, without wlwalk's per-PC table (CFD's flux kernel has more PCs). */
+static int raw_walk(const char *name, const char *size, uint64_t seed, inst_cb cb, void *arg)
+{
+    struct mw_workload w;
+    struct mw_err e = {0};
+    assert_int_equal(mw_workload_open_builtin(&w, name, size, seed, &e), 0);
+    struct mw_kernel k;
+    int nk = 0, rc;
+    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
+        for (uint32_t c = 0; c < mw_kernel_ctas(&k); c++) {
+            void *st = NULL;
+            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
+            for (uint32_t wi = 0; wi < mw_kernel_cta_warps(&k); wi++) {
+                struct mw_inst in;
+                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
+                    cb(arg, &k, &in);
+                    if (in.op == MW_OP_EXIT) break;
+                }
+                assert_true(rc >= 0);
+            }
+            w.ops->cta_close(&w, st);
+        }
+        nk++;
+    }
+    assert_int_equal(rc, 0);
+    mw_workload_close(&w);
+    return nk;
+}
+
+/* CFD tiny: 1500 elements padded to nelr = 1536 (8 CTAs of 192), one iteration: 3 initialize_variables, then
+ * step_factor and 3 x (compute_flux, time_step). compute_flux's neighbour loop (body, 4 faces) loads nb and the
+ * face normal for every thread, then the five variables of nb for the faces with nb >= 0 (a gather at
+ * variables[nb + v*nelr]), the wing terms where nb == -1 and the far-field terms where nb == -2: the lanes of
+ * each path equal the faces of that kind in the seeded mesh, recounted here, and the gathered addresses sum to
+ * the neighbours' indices. time_step loads 11 and stores 5 words per thread, all coalesced. */
+#define CFD_NELR 1536
+#define CFD_VARS (0x10000000ull + CFD_NELR * 4ull + CFD_NELR * 16ull + CFD_NELR * 48ull)
+struct cfdcount {
+    uint64_t nk[4], nb_lanes, nb_sum, wing, far, flux_ld0, time_ld, time_st, bad_lines;
+    uint64_t hash;
+};
+static void cfd_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct cfdcount *c = arg;
+    hash_cb(&c->hash, k, in);
+    if (in->op == MW_OP_EXIT) {
+        int which = strcmp(k->name, "cuda_initialize_variables") == 0 ? 0
+                    : strcmp(k->name, "cuda_compute_step_factor") == 0 ? 1
+                    : strcmp(k->name, "cuda_compute_flux") == 0        ? 2
+                                                                       : 3;
+        c->nk[which]++;
+        return;
+    }
+    if (strcmp(k->name, "cuda_compute_flux") == 0) {
+        if (k->id != 5) return; /* the first flux launch */
+        if (in->pc == 0x10b0) {
+            for (int l = 0; l < 32; l++)
+                if (in->mask >> l & 1u) c->nb_lanes++, c->nb_sum += (in->addr[l] - CFD_VARS) / 4;
+        }
+        if (in->pc == 0x1460) c->wing += (uint64_t)__builtin_popcount(in->mask);
+        if (in->pc == 0x14c0) c->far += (uint64_t)__builtin_popcount(in->mask);
+        if (in->op == MW_OP_LD_GLOBAL && in->pc < 0x1000) c->flux_ld0++;
+    } else if (strcmp(k->name, "cuda_time_step") == 0) {
+        if (in->op == MW_OP_LD_GLOBAL) c->time_ld++;
+        if (in->op == MW_OP_ST_GLOBAL) c->time_st++;
+        if (mw_op_is_global_mem(in->op) && lines_of(in) != 1) c->bad_lines++;
+    }
+}
+static void test_cfd(void **state)
+{
+    (void)state;
+    struct cfdcount c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(raw_walk("rodinia.cfd", "tiny", 3, cfd_cb, &c), 3 + 1 + 3 * 2);
+    /* warps per kernel: 8 CTAs x 6 warps */
+    assert_int_equal(c.nk[0], 3 * 48);
+    assert_int_equal(c.nk[1], 48);
+    assert_int_equal(c.nk[2], 3 * 48);
+    assert_int_equal(c.nk[3], 3 * 48);
+    int32_t *nbr = malloc(4 * CFD_NELR * sizeof *nbr);
+    mw_wl_cfd_mesh(1500, CFD_NELR, 3, nbr);
+    uint64_t nb = 0, sum = 0, wing = 0, far = 0;
+    for (int i = 0; i < 4 * CFD_NELR; i++) {
+        if (nbr[i] >= 0) nb++, sum += (uint64_t)nbr[i];
+        wing += nbr[i] == -1, far += nbr[i] == -2;
+    }
+    free(nbr);
+    assert_true(wing > 0 && far > 0);
+    assert_int_equal(c.nb_lanes, nb);
+    assert_int_equal(c.nb_sum, sum);
+    assert_int_equal(c.wing, wing);
+    assert_int_equal(c.far, far);
+    assert_int_equal(c.flux_ld0, 48 * 5); /* the element's five variables */
+    assert_int_equal(c.time_ld, 3 * 48 * 11);
+    assert_int_equal(c.time_st, 3 * 48 * 5);
+    assert_int_equal(c.bad_lines, 0);
+    struct cfdcount c2, c3;
+    memset(&c2, 0, sizeof c2), memset(&c3, 0, sizeof c3);
+    raw_walk("rodinia.cfd", "tiny", 3, cfd_cb, &c2);
+    raw_walk("rodinia.cfd", "tiny", 4, cfd_cb, &c3);
+    assert_true(c.hash == c2.hash);
+    assert_true(c.hash != c3.hash);
+    struct mw_kernel k[8];
+    assert_int_equal(shapes("rodinia.cfd", "paper", k, 8), 3 + 2000 * 7);
+    check_shape(&k[4], 506, 1, 192, 1); /* 97046 elements -> nelr 97152 */
+    assert_string_equal(k[4].name, "cuda_compute_flux");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kmeans),
+        cmocka_unit_test(test_btree),
+        cmocka_unit_test(test_streamcluster),
+        cmocka_unit_test(test_cfd),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
