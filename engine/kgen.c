@@ -120,10 +120,7 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
 static int emit_exit(struct gen_warp *gw, struct mw_inst *out)
 {
     gw->phase = 3;
-    memset(out, 0, offsetof(struct mw_inst, addr));
-    out->op = MW_OP_EXIT;
-    out->mask = gw->mask;
-    out->pc = 0xfff0;
+    mw_inst_exit(out, gw->mask);
     return 1;
 }
 

@@ -5,6 +5,8 @@
 
 #include "common.h"
 
+#include <string.h>
+
 enum mw_op {
     MW_OP_NOP = 0,
     MW_OP_ALU,      /* int / fp32 */
@@ -59,6 +61,15 @@ struct mw_inst {
     uint16_t src[MW_INST_MAX_SRC];
     uint64_t addr[MW_WARP_SIZE]; /* one per active lane (memory ops only) */
 };
+
+/* Fill `out` as the EXIT of a warp whose active lanes are `mask` (the PC generators use for it: 0xfff0). */
+static inline void mw_inst_exit(struct mw_inst *out, uint32_t mask)
+{
+    memset(out, 0, offsetof(struct mw_inst, addr));
+    out->op = MW_OP_EXIT;
+    out->mask = mask;
+    out->pc = 0xfff0;
+}
 
 struct mw_kernel {
     char name[128];

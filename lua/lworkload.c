@@ -637,10 +637,7 @@ static int emit_exit(struct lwl_warp *wp, struct mw_inst *out)
 {
     if (wp->exited) return 0;
     wp->exited = true;
-    memset(out, 0, offsetof(struct mw_inst, addr));
-    out->op = MW_OP_EXIT;
-    out->mask = wp->valid;
-    out->pc = 0xfff0;
+    mw_inst_exit(out, wp->valid);
     return 1;
 }
 
