@@ -32,6 +32,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"rodinia.hotspot", "rodinia", "HOTSPOT: 16x16 shared-memory tiles, pyramid height 2 stencil steps per launch", "tiny|small|default|paper", mw_wl_rodinia_hotspot},
 
     /* @group rodinia-a */
+    {"rodinia.srad_v2", "rodinia", "SRAD v2: srad_cuda_1 + srad_cuda_2 per iteration, 16x16 shared-memory tiles", "tiny|small|default|paper", mw_wl_rodinia_srad_v2},
 
     /* @group rodinia-b */
 

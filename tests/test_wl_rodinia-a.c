@@ -1,0 +1,177 @@
+/* Rodinia models of the rodinia-a group (SRAD v1/v2, BACKPROP, NW, LUD, GAUSSIAN) checked against facts derived by
+ * hand from the CUDA kernels: launch sequences and shapes, loads and stores per thread, distinct 128 B lines per
+ * warp access (coalescing), shared-memory footprints, determinism. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "workload.h"
+#include "workloads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wlwalk.h"
+
+/* The i-th global load (or store) of a kernel in program order (the models' PCs grow with program order). */
+static const struct pcstat *nth_mem(const struct kstat *s, uint8_t op, int i)
+{
+    uint64_t pcs[MAXPC];
+    int n = 0;
+    for (int j = 0; j < s->npc; j++)
+        if (s->pc[j].op == op) pcs[n++] = s->pc[j].pc;
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && pcs[b - 1] > pcs[b]; b--) {
+            uint64_t x = pcs[b];
+            pcs[b] = pcs[b - 1], pcs[b - 1] = x;
+        }
+    if (i >= n) fail_msg("%s has only %d instructions of op %d", s->k.name, n, op);
+    return at(s, pcs[i]);
+}
+#define LDG(s, i) nth_mem(s, MW_OP_LD_GLOBAL, i)
+#define STG(s, i) nth_mem(s, MW_OP_ST_GLOBAL, i)
+
+/* Per-kernel-name totals over a whole run: thread (lane) counts of global loads and stores, shared accesses,
+ * the address range of global accesses, and a hash of the instruction stream. */
+#define MAXNAMES 8
+struct tally {
+    struct {
+        char name[64];
+        uint64_t launches, ld_lanes, st_lanes, lds_lanes, sts_lanes, bars;
+        uint64_t shmax;         /* highest shared byte address touched + 4 */
+        uint64_t gmin, gmax;    /* global addresses */
+    } k[MAXNAMES];
+    int n;
+    uint32_t last_id;
+    uint64_t hash;
+};
+static void tally_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct tally *t = arg;
+    int i = 0;
+    while (i < t->n && strcmp(t->k[i].name, k->name) != 0) i++;
+    if (i == t->n) {
+        assert_true(t->n < MAXNAMES);
+        memset(&t->k[i], 0, sizeof t->k[i]);
+        snprintf(t->k[i].name, sizeof t->k[i].name, "%.63s", k->name);
+        t->k[i].gmin = UINT64_MAX;
+        t->n++;
+    }
+    if (k->id != t->last_id) t->k[i].launches++, t->last_id = k->id;
+    uint64_t lanes = (uint64_t)__builtin_popcount(in->mask);
+    switch (in->op) {
+    case MW_OP_LD_GLOBAL: t->k[i].ld_lanes += lanes; break;
+    case MW_OP_ST_GLOBAL: t->k[i].st_lanes += lanes; break;
+    case MW_OP_LD_SHARED: t->k[i].lds_lanes += lanes; break;
+    case MW_OP_ST_SHARED: t->k[i].sts_lanes += lanes; break;
+    case MW_OP_BARRIER: t->k[i].bars++; break;
+    default: break;
+    }
+    t->hash = t->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
+    if (mw_op_is_mem(in->op))
+        for (int l = 0; l < MW_WARP_SIZE; l++) {
+            if (!(in->mask >> l & 1u)) continue;
+            uint64_t a = in->addr[l];
+            t->hash = t->hash * 31 + a;
+            if (in->op == MW_OP_LD_SHARED || in->op == MW_OP_ST_SHARED) {
+                if (a + in->width > t->k[i].shmax) t->k[i].shmax = a + in->width;
+                assert_true(a + in->width <= k->shmem);
+            } else if (mw_op_is_global_mem(in->op)) {
+                if (a < t->k[i].gmin) t->k[i].gmin = a;
+                if (a > t->k[i].gmax) t->k[i].gmax = a;
+            }
+        }
+}
+static const void *tk(const struct tally *t, const char *name)
+{
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->k[i].name, name) == 0) return &t->k[i];
+    fail_msg("no kernel %s", name);
+    return NULL;
+}
+#define TK(t, name) ((const __typeof__((t)->k[0]) *)tk(t, name))
+
+/* Same stream for the same seed; these kernels' addresses do not depend on data, so another seed gives the
+ * same stream too. */
+static void check_determinism(const char *name, const struct tally *t1)
+{
+    struct kstat ks[1];
+    struct tally t2, t3;
+    memset(&t2, 0, sizeof t2), memset(&t3, 0, sizeof t3);
+    walk(name, "tiny", 1, ks, 0, tally_cb, &t2);
+    walk(name, "tiny", 2, ks, 0, tally_cb, &t3);
+    assert_true(t1->hash == t2.hash);
+    assert_true(t1->hash == t3.hash);
+    assert_true(t1->hash != 0);
+}
+
+/* SRAD v2 tiny: 64 x 64 image, one iteration: srad_cuda_1 then srad_cuda_2 on a 4 x 4 grid of 16 x 16 blocks.
+ * srad_cuda_1 reads per thread J[index_n], J[index_s], J[index_w], J[index_e], J[index] (5 loads), plus the
+ * image-edge reloads of blocks with by == 0 (north), by == gridDim.y - 1 (south), bx == 0 (west),
+ * bx == gridDim.x - 1 (east), and stores C, E, W, S, N. A warp is two rows of 16 threads: J[index] covers two
+ * 64 B row segments (2 lines); index_n = base + tx - cols does not depend on ty (1 line); index_w and index_e
+ * depend only on ty (2 words, 2 lines). srad_cuda_2 loads J[index], C south, C east, C[index] and N, S, W, E
+ * (8 per thread), plus the south and east edge reloads, and stores J. Block (0,0) sits on the north and west
+ * edges: thread 0 does 7 loads in srad_cuda_1. */
+static void test_srad_v2(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(walk("rodinia.srad_v2", "tiny", 1, ks, 2, tally_cb, &t), 2);
+    assert_string_equal(ks[0].k.name, "srad_cuda_1");
+    assert_string_equal(ks[1].k.name, "srad_cuda_2");
+    check_shape(&ks[0].k, 4, 4, 16, 16);
+    check_shape(&ks[1].k, 4, 4, 16, 16);
+    assert_int_equal(ks[0].k.shmem, 6 * 16 * 16 * 4);
+    assert_int_equal(ks[1].k.shmem, 5 * 16 * 16 * 4);
+    assert_int_equal(ks[0].thread_loads0, 7);
+    const uint64_t T = 64 * 64, edge = 4 * 256; /* threads of the blocks along one edge */
+    assert_int_equal(TK(&t, "srad_cuda_1")->ld_lanes, 5 * T + 4 * edge);
+    assert_int_equal(TK(&t, "srad_cuda_1")->st_lanes, 5 * T);
+    assert_int_equal(TK(&t, "srad_cuda_2")->ld_lanes, 8 * T + 2 * edge);
+    assert_int_equal(TK(&t, "srad_cuda_2")->st_lanes, T);
+    /* __syncthreads: 4 per warp in srad_cuda_1, 5 in srad_cuda_2 */
+    assert_int_equal(TK(&t, "srad_cuda_1")->bars, 4 * 16 * 8);
+    assert_int_equal(TK(&t, "srad_cuda_2")->bars, 5 * 16 * 8);
+    /* the tile's shared arrays are all touched: 6 and 5 arrays of 1 KB */
+    assert_int_equal(TK(&t, "srad_cuda_1")->shmax, 6 * 1024);
+    assert_int_equal(TK(&t, "srad_cuda_2")->shmax, 5 * 1024);
+    /* the north row of block row 0 is read one image row before J: the lowest address is J - cols * 4, J being
+     * the lowest address srad_cuda_2 touches */
+    assert_int_equal(TK(&t, "srad_cuda_1")->gmin, TK(&t, "srad_cuda_2")->gmin - 64 * 4);
+    /* loads in program order: n, s, n (by == 0), s (last), w, e, w (bx == 0), e (last), index */
+    const struct kstat *k1 = &ks[0];
+    assert_int_equal(LDG(k1, 0)->max_lines, 1);
+    assert_int_equal(LDG(k1, 1)->max_lines, 1);
+    assert_int_equal(LDG(k1, 2)->n, 4 * 8); /* four blocks on the north edge, 8 warps each */
+    assert_int_equal(LDG(k1, 4)->min_lines, 2);
+    assert_int_equal(LDG(k1, 4)->max_lines, 2);
+    assert_int_equal(LDG(k1, 5)->max_lines, 2);
+    assert_int_equal(LDG(k1, 8)->min_lines, 2);
+    assert_int_equal(LDG(k1, 8)->max_lines, 2);
+    for (int i = 0; i < 5; i++) assert_int_equal(STG(k1, i)->max_lines, 2);
+    const struct kstat *k2 = &ks[1];
+    assert_int_equal(LDG(k2, 0)->max_lines, 2);      /* J[index] */
+    assert_int_equal(LDG(k2, 1)->max_lines, 1);      /* C[index_s] */
+    assert_int_equal(LDG(k2, 2)->n, 4 * 8);          /* south edge reload */
+    assert_int_equal(LDG(k2, 3)->max_lines, 2);      /* C[index_e] */
+    assert_int_equal(STG(k2, 0)->n, 16 * 8);
+    check_determinism("rodinia.srad_v2", &t);
+    /* Rodinia's run: 2048 x 2048, two iterations */
+    struct mw_kernel k[8];
+    assert_int_equal(shapes("rodinia.srad_v2", "paper", k, 8), 4);
+    check_shape(&k[0], 128, 128, 16, 16);
+    assert_string_equal(k[3].name, "srad_cuda_2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_srad_v2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
