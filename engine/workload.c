@@ -33,6 +33,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
 
     /* @group rodinia-a */
     {"rodinia.srad_v2", "rodinia", "SRAD v2: srad_cuda_1 + srad_cuda_2 per iteration, 16x16 shared-memory tiles", "tiny|small|default|paper", mw_wl_rodinia_srad_v2},
+    {"rodinia.backprop", "rodinia", "BACKPROP: layerforward (16x16 shared tree reduction) + adjust_weights, 16 hidden units", "tiny|small|default|paper", mw_wl_rodinia_backprop},
 
     /* @group rodinia-b */
 

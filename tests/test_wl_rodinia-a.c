@@ -168,10 +168,56 @@ static void test_srad_v2(void **state)
     assert_string_equal(k[3].name, "srad_cuda_2");
 }
 
+/* BACKPROP tiny: 256 inputs, 16 hidden units: grid (1, 16) of 16 x 16 blocks, 1088 B of shared memory
+ * (input_node[16], weight_matrix[16][16]). layerforward: threads with tx == 0 load input_cuda[index_in], every
+ * thread loads and stores input_hidden_cuda[index] (index = 17 * 16 by + 17 ty + tx + 18: a warp's two rows of 16
+ * words one word apart span 33 words, always 2 lines), tx == 0 stores hidden_partial_sum[by * 16 + ty] (2 words,
+ * 1 line). The tree: step i (power_two = 2^i) adds weight_matrix[ty + 2^(i-1)][tx] in the 16 / 2^i rows with
+ * ty % 2^i == 0: 128 + 64 + 32 + 16 partner loads per block, 8 __syncthreads per warp. adjust_weights: per thread
+ * delta, ly, oldw, w, then delta, ly, oldw again after the store to w (7 loads, 2 stores); the 16 threads with
+ * ty == 0 of block 0 also update w[index_x] and oldw[index_x] (5 loads, 2 stores). */
+static void test_backprop(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(walk("rodinia.backprop", "tiny", 1, ks, 2, tally_cb, &t), 2);
+    assert_string_equal(ks[0].k.name, "bpnn_layerforward_CUDA");
+    assert_string_equal(ks[1].k.name, "bpnn_adjust_weights_cuda");
+    check_shape(&ks[0].k, 1, 16, 16, 16);
+    check_shape(&ks[1].k, 1, 16, 16, 16);
+    assert_int_equal(ks[0].k.shmem, (16 + 16 * 16) * 4);
+    const uint64_t B = 16, T = 16 * 256;
+    const __typeof__(t.k[0]) *f = TK(&t, "bpnn_layerforward_CUDA"), *a = TK(&t, "bpnn_adjust_weights_cuda");
+    assert_int_equal(f->ld_lanes, T + B * 16);
+    assert_int_equal(f->st_lanes, T + B * 16);
+    assert_int_equal(f->lds_lanes, B * (256 * 3 + 2 * (128 + 64 + 32 + 16) + 16));
+    assert_int_equal(f->bars, B * 8 * 8);
+    assert_int_equal(f->shmax, (16 + 16 * 16) * 4);
+    assert_int_equal(ks[0].thread_loads0, 2);
+    assert_int_equal(LDG(&ks[0], 0)->n, B * 8);       /* input_cuda: every warp holds two tx == 0 threads */
+    assert_true(LDG(&ks[0], 0)->max_lines <= 2);
+    assert_int_equal(LDG(&ks[0], 1)->min_lines, 2);   /* input_hidden_cuda[index] */
+    assert_int_equal(LDG(&ks[0], 1)->max_lines, 2);
+    assert_int_equal(STG(&ks[0], 0)->max_lines, 2);
+    assert_int_equal(STG(&ks[0], 1)->max_lines, 1);   /* hidden_partial_sum */
+    assert_int_equal(a->ld_lanes, 7 * T + 5 * 16);
+    assert_int_equal(a->st_lanes, 2 * T + 2 * 16);
+    assert_int_equal(a->lds_lanes, 0);
+    assert_int_equal(ks[1].thread_loads0, 7 + 5);
+    assert_int_equal(LDG(&ks[1], 0)->max_lines, 1);   /* delta[tx + 1]: 16 words */
+    assert_int_equal(LDG(&ks[1], 2)->max_lines, 2);   /* oldw[index] */
+    check_determinism("rodinia.backprop", &t);
+    struct mw_kernel k[4];
+    assert_int_equal(shapes("rodinia.backprop", "paper", k, 4), 2);
+    check_shape(&k[1], 1, 4096, 16, 16); /* backprop 65536 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_srad_v2),
+        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
