@@ -214,10 +214,86 @@ static void test_backprop(void **state)
     check_shape(&k[1], 1, 4096, 16, 16); /* backprop 65536 */
 }
 
+/* NW tiny: dim = 64, a 65 x 65 score matrix, block_width = 4: needle_cuda_shared_1 with grids of 1, 2, 3, 4 blocks
+ * of 16 threads, then needle_cuda_shared_2 with 3, 2, 1, 16 blocks in all. 2180 B of shared memory (int
+ * temp[17][17], ref[16][16]). Per block: 16 reference rows loaded (16 x 16 cells), the west column (each lane its
+ * own row: 16 lines), the north row, the corner by thread 0; the sweeps compute 16 + 15 anti-diagonals, 1 + 2 +
+ * ... + 16 + 15 + ... + 1 = 256 cells, one __syncthreads after each plus 3 before; then 16 stores of a row each.
+ * Every interior cell (r, c), 1 <= r, c <= 64, of the matrix is written exactly once over the run. */
+struct nw_stores {
+    uint64_t *a;
+    size_t n, cap;
+    uint64_t sweep_cells;
+};
+static void nw_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    (void)k;
+    struct nw_stores *s = arg;
+    if (in->op == MW_OP_ST_GLOBAL)
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (in->mask >> l & 1u) {
+                if (s->n == s->cap) s->a = realloc(s->a, (s->cap = s->cap ? 2 * s->cap : 1024) * sizeof *s->a);
+                s->a[s->n++] = in->addr[l];
+            }
+}
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+static void test_nw(void **state)
+{
+    (void)state;
+    struct kstat ks[8];
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(walk("rodinia.nw", "tiny", 1, ks, 8, tally_cb, &t), 7);
+    static const uint32_t grid[7] = {1, 2, 3, 4, 3, 2, 1};
+    for (int i = 0; i < 7; i++) {
+        check_shape(&ks[i].k, grid[i], 1, 16, 1);
+        assert_string_equal(ks[i].k.name, i < 4 ? "needle_cuda_shared_1" : "needle_cuda_shared_2");
+        assert_int_equal(ks[i].k.shmem, (17 * 17 + 16 * 16) * 4);
+    }
+    const __typeof__(t.k[0]) *k1 = TK(&t, "needle_cuda_shared_1"), *k2 = TK(&t, "needle_cuda_shared_2");
+    assert_int_equal(k1->launches, 4);
+    assert_int_equal(k2->launches, 3);
+    /* loads per block: 16 x 16 reference cells + 16 west + 16 north + 1 corner */
+    assert_int_equal(k1->ld_lanes + k2->ld_lanes, 16 * (256 + 16 + 16 + 1));
+    assert_int_equal(k1->ld_lanes, 10 * (256 + 33));
+    assert_int_equal(k1->st_lanes + k2->st_lanes, 64 * 64);
+    assert_int_equal(k1->bars, 10 * (3 + 31));
+    assert_int_equal(k2->bars, 6 * (3 + 31));
+    /* shared stores per block: 256 ref + 16 west + 16 north + 1 corner + 256 computed cells */
+    assert_int_equal(k1->sts_lanes, 10 * (256 + 33 + 256));
+    /* shared loads: 4 per computed cell + 256 for the write-back */
+    assert_int_equal(k2->lds_lanes, 6 * (4 * 256 + 256));
+    assert_int_equal(k1->shmax, (17 * 17 + 16 * 16) * 4);
+    assert_int_equal(ks[0].thread_loads0, 16 + 3);
+    /* block (0,0): the corner, then the 16 reference rows, the west column (16 lines), the north row */
+    assert_int_equal(LDG(&ks[0], 0)->max_lines, 1);
+    assert_int_equal(LDG(&ks[0], 1)->n, 16);
+    assert_true(LDG(&ks[3], 1)->max_lines <= 2);
+    assert_int_equal(LDG(&ks[3], 2)->min_lines, 16);
+    assert_true(LDG(&ks[3], 3)->max_lines <= 2);
+    assert_true(STG(&ks[3], 0)->max_lines <= 2);
+    /* needle_cuda_shared_2 loads the reference tile before the corner */
+    assert_int_equal(LDG(&ks[4], 0)->n, 3 * 16);
+    /* every interior cell written once: sorted store addresses are m0 + 4 (r * 65 + c), r, c = 0 .. 63 */
+    struct nw_stores st = {0};
+    walk("rodinia.nw", "tiny", 1, ks, 0, nw_cb, &st);
+    assert_int_equal(st.n, 64 * 64);
+    qsort(st.a, st.n, sizeof *st.a, cmp_u64);
+    for (size_t i = 0; i < st.n; i++) assert_true(st.a[i] == st.a[0] + 4 * ((i / 64) * 65 + i % 64));
+    free(st.a);
+    check_determinism("rodinia.nw", &t);
+    struct mw_kernel k[1];
+    assert_int_equal(shapes("rodinia.nw", "paper", k, 1), 2 * 128 - 1); /* needle 2048 10 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop),
+        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
