@@ -290,10 +290,87 @@ static void test_nw(void **state)
     assert_int_equal(shapes("rodinia.nw", "paper", k, 1), 2 * 128 - 1); /* needle 2048 10 */
 }
 
+/* LUD tiny: dim = 64, 16x16 blocks, block steps at offsets 0, 16, 32 then a last lud_diagonal: 10 launches.
+ * lud_diagonal (1 CTA of 16 threads, shadow[16][16]) loads the 16 rows of the diagonal block (one 64 B row segment,
+ * one line, per load) and writes back rows 1 .. 15. lud_perimeter (g CTAs of 32 threads, 3 KB) loads the
+ * diagonal block in two halves of 8 rows and the row and column blocks (16 rows each), and writes rows 1 .. 15 of
+ * the row block and all 16 of the column block. lud_internal (g x g CTAs of 16 x 16) loads one element of the row
+ * block and one of the column block per thread and updates its element (load + store). Over the run every element
+ * is written but row 0: a step's first block row is final after the previous step's lud_internal wrote it. */
+static uint64_t lud_diag_lds(void)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < 15; i++) {
+        uint64_t thr = (uint64_t)(15 - i);  /* threads with tx > i */
+        n += thr * (1 + 2 * (uint64_t)i + 1); /* shadow[tx][i], the j < i products, shadow[i][i] */
+        n += thr * (1 + 2 * (uint64_t)(i + 1));
+    }
+    return n + 15 * 16; /* the write-back */
+}
+static void test_lud(void **state)
+{
+    (void)state;
+    struct kstat ks[10];
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(walk("rodinia.lud", "tiny", 1, ks, 10, tally_cb, &t), 10);
+    for (int s = 0; s < 3; s++) {
+        uint32_t g = (uint32_t)(3 - s);
+        assert_string_equal(ks[3 * s].k.name, "lud_diagonal");
+        check_shape(&ks[3 * s].k, 1, 1, 16, 1);
+        assert_string_equal(ks[3 * s + 1].k.name, "lud_perimeter");
+        check_shape(&ks[3 * s + 1].k, g, 1, 32, 1);
+        assert_string_equal(ks[3 * s + 2].k.name, "lud_internal");
+        check_shape(&ks[3 * s + 2].k, g, g, 16, 16);
+    }
+    assert_string_equal(ks[9].k.name, "lud_diagonal");
+    assert_int_equal(ks[0].k.shmem, 1024);
+    assert_int_equal(ks[1].k.shmem, 3072);
+    assert_int_equal(ks[2].k.shmem, 2048);
+    const __typeof__(t.k[0]) *dg = TK(&t, "lud_diagonal"), *pe = TK(&t, "lud_perimeter"), *in = TK(&t, "lud_internal");
+    assert_int_equal(dg->launches, 4);
+    assert_int_equal(dg->ld_lanes, 4 * 256);
+    assert_int_equal(dg->st_lanes, 4 * 15 * 16);
+    assert_int_equal(dg->lds_lanes, 4 * lud_diag_lds());
+    assert_int_equal(dg->bars, 4 * (1 + 2 * 15));
+    const uint64_t pctas = 3 + 2 + 1, ictas = 9 + 4 + 1;
+    assert_int_equal(pe->ld_lanes, pctas * (2 * 8 * 16 + 2 * 16 * 16));
+    assert_int_equal(pe->st_lanes, pctas * (15 + 16) * 16);
+    assert_int_equal(pe->shmax, 3072);
+    assert_int_equal(in->ld_lanes, ictas * 3 * 256);
+    assert_int_equal(in->st_lanes, ictas * 256);
+    assert_int_equal(in->lds_lanes, ictas * 256 * 2 * 16);
+    /* coalescing: diagonal rows and perimeter halves 1 line, the internal block's two rows per warp 2 lines */
+    assert_int_equal(LDG(&ks[0], 0)->max_lines, 1);
+    assert_int_equal(STG(&ks[0], 0)->max_lines, 1);
+    for (int i = 0; i < 4; i++) assert_int_equal(LDG(&ks[1], i)->max_lines, 1);
+    assert_int_equal(LDG(&ks[1], 0)->n, 3 * 8);
+    assert_int_equal(LDG(&ks[1], 3)->n, 3 * 16);
+    for (int i = 0; i < 3; i++) assert_int_equal(LDG(&ks[2], i)->min_lines, 2);
+    assert_int_equal(STG(&ks[2], 0)->max_lines, 2);
+    /* the written elements */
+    struct nw_stores st = {0};
+    walk("rodinia.lud", "tiny", 1, ks, 0, nw_cb, &st);
+    assert_int_equal(st.n, 4 * 240 + pctas * 496 + ictas * 256);
+    static bool written[64 * 64];
+    memset(written, 0, sizeof written);
+    for (size_t i = 0; i < st.n; i++) {
+        uint64_t el = (st.a[i] - dg->gmin) / 4;
+        assert_true(el < 64 * 64);
+        written[el] = true;
+    }
+    for (int r = 0; r < 64; r++)
+        for (int c = 0; c < 64; c++) assert_int_equal(written[r * 64 + c], r != 0);
+    free(st.a);
+    check_determinism("rodinia.lud", &t);
+    struct mw_kernel k[1];
+    assert_int_equal(shapes("rodinia.lud", "paper", k, 1), 3 * 15 + 1); /* lud_cuda -s 256 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw),
+        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw), cmocka_unit_test(test_lud),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
