@@ -367,10 +367,53 @@ static void test_lud(void **state)
     assert_int_equal(shapes("rodinia.lud", "paper", k, 1), 3 * 15 + 1); /* lud_cuda -s 256 */
 }
 
+/* GAUSSIAN tiny: Size = 16, Fan1 and Fan2 for t = 0 .. 14 (30 launches). Fan1: one block of 512 threads, the
+ * 15 - t threads below row t load a[i][t] and the pivot a[t][t] and store m[i][t]. Fan2: 4 x 4 grid of 4 x 4
+ * blocks; threads with x < 15 - t and y < 16 - t load m[x+1+t][t], a[t][y+t], a[x+1+t][y+t] and store the latter:
+ * sum over t of (15 - t)(16 - t) = 1360 updates; the y == 0 threads also load m, b[t], b[x+1+t] and store b
+ * (120 in all). Coalescing at Size = 64 (rows 256 B apart): Fan1's column walk a[i][t] is one line per lane,
+ * Fan2's 4 x 4 thread block touches 4 rows of m and a (4 lines) and one segment of the pivot row. */
+static void test_gaussian(void **state)
+{
+    (void)state;
+    struct kstat ks[2];
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(walk("rodinia.gaussian", "tiny", 1, ks, 2, tally_cb, &t), 30);
+    check_shape(&ks[0].k, 1, 1, 512, 1);
+    check_shape(&ks[1].k, 4, 4, 4, 4);
+    assert_string_equal(ks[0].k.name, "Fan1");
+    assert_string_equal(ks[1].k.name, "Fan2");
+    const __typeof__(t.k[0]) *f1 = TK(&t, "Fan1"), *f2 = TK(&t, "Fan2");
+    assert_int_equal(f1->launches, 15);
+    assert_int_equal(f2->launches, 15);
+    assert_int_equal(f1->ld_lanes, 2 * 120);
+    assert_int_equal(f1->st_lanes, 120);
+    assert_int_equal(f2->ld_lanes, 3 * 1360 + 3 * 120);
+    assert_int_equal(f2->st_lanes, 1360 + 120);
+    assert_int_equal(ks[0].thread_loads0, 2);
+    /* at t = 0 only the first of Fan1's 16 warps has rows to do; rows 64 B apart: 15 rows in 8 lines */
+    assert_int_equal(LDG(&ks[0], 0)->n, 1);
+    assert_int_equal(LDG(&ks[0], 0)->max_lines, 8);
+    check_determinism("rodinia.gaussian", &t);
+    assert_int_equal(walk("rodinia.gaussian", "small", 1, ks, 2, NULL, NULL), 2 * 63);
+    check_shape(&ks[1].k, 16, 16, 4, 4);
+    assert_int_equal(LDG(&ks[0], 0)->n, 2);
+    assert_int_equal(LDG(&ks[0], 0)->max_lines, 32); /* a[i][0], i = 1 .. 32 */
+    assert_int_equal(LDG(&ks[0], 1)->max_lines, 1);  /* the pivot */
+    assert_int_equal(LDG(&ks[1], 0)->max_lines, 4);  /* m[x+1][0] */
+    assert_int_equal(LDG(&ks[1], 1)->max_lines, 1);  /* a[0][y .. y+3] */
+    assert_int_equal(LDG(&ks[1], 2)->max_lines, 4);
+    assert_int_equal(LDG(&ks[1], 2)->min_lines, 3);  /* the last block row: x = 60 .. 62 */
+    struct mw_kernel k[2];
+    assert_int_equal(shapes("rodinia.gaussian", "paper", k, 2), 2 * 207); /* matrix208 */
+    check_shape(&k[1], 52, 52, 4, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw), cmocka_unit_test(test_lud),
+        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw), cmocka_unit_test(test_lud), cmocka_unit_test(test_gaussian),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
