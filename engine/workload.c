@@ -37,6 +37,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"rodinia.nw", "rodinia", "NW: needle_cuda_shared_1/2 per block anti-diagonal, 16-thread CTAs sweeping 16x16 shared tiles", "tiny|small|default|paper", mw_wl_rodinia_nw},
     {"rodinia.lud", "rodinia", "LUD: lud_diagonal, lud_perimeter, lud_internal per 16x16 block step", "tiny|small|default|paper", mw_wl_rodinia_lud},
     {"rodinia.gaussian", "rodinia", "GAUSSIAN: Fan1 (multipliers down a column) + Fan2 (4x4-block trailing update) per column", "tiny|small|default|paper", mw_wl_rodinia_gaussian},
+    {"rodinia.srad_v1", "rodinia", "SRAD v1: extract, then prepare/reduce/srad/srad2 per iteration, compress; 512-thread CTAs", "tiny|small|default|paper", mw_wl_rodinia_srad_v1},
 
     /* @group rodinia-b */
 

@@ -32,6 +32,7 @@ int mw_wl_rodinia_backprop(struct mw_workload *w, const char *size, uint64_t see
 int mw_wl_rodinia_nw(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_rodinia_lud(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_rodinia_gaussian(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_srad_v1(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 /* @group rodinia-b */
 

@@ -410,10 +410,65 @@ static void test_gaussian(void **state)
     check_shape(&k[1], 52, 52, 4, 4);
 }
 
+/* SRAD v1 tiny: a 40 x 36 image (Ne = 1440, 3 blocks of 512 threads), one iteration: extract, prepare, reduce on
+ * 3 blocks (no = 1440, mul = 1), reduce on 1 block (no = 3, mul = 512), srad, srad2, compress. reduce: threads
+ * with ei < no load sums[ei * mul] and sums2[ei * mul]; a full block sums its 512 values by 9 tree steps (step i:
+ * the 512 / i threads with (tx + 1) % i == 0 read psum[tx] and psum[tx - i/2] for both arrays) and thread 511
+ * stores; the last block holds nf = 512 - (gridDim.x * 512 - no) values (416, then 3), runs the tree up to
+ * df = 256 (then 2) and thread df - 1 adds sums[bx * 512 + df .. + nf - 1] one by one (160, then 1 pair of
+ * loads). srad: I[ei], iN[row], I[north], iS[row], I[south], jW[col], I[west], jE[col], I[east] (9 loads), 5
+ * stores; srad2: c[ei], iS, c[south], jE, c[east], dN, dS, dW, dE, I (10 loads; cW = c[ei] reused), 1 store. */
+static void test_srad_v1(void **state)
+{
+    (void)state;
+    struct kstat ks[7];
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(walk("rodinia.srad_v1", "tiny", 1, ks, 7, tally_cb, &t), 7);
+    static const char *const seq[7] = {"extract", "prepare", "reduce", "reduce", "srad", "srad2", "compress"};
+    for (int i = 0; i < 7; i++) {
+        assert_string_equal(ks[i].k.name, seq[i]);
+        check_shape(&ks[i].k, i == 3 ? 1 : 3, 1, 512, 1);
+        assert_int_equal(ks[i].k.shmem, i == 2 || i == 3 ? 4096 : 0);
+    }
+    const uint64_t ne = 40 * 36;
+    assert_int_equal(TK(&t, "extract")->ld_lanes, ne);
+    assert_int_equal(TK(&t, "extract")->st_lanes, ne);
+    assert_int_equal(TK(&t, "prepare")->ld_lanes, 2 * ne);
+    assert_int_equal(TK(&t, "prepare")->st_lanes, 2 * ne);
+    const __typeof__(t.k[0]) *r = TK(&t, "reduce");
+    assert_int_equal(r->launches, 2);
+    assert_int_equal(r->ld_lanes, 2 * ne + 2 * 160 + 2 * 3 + 2 * 1);
+    assert_int_equal(r->st_lanes, 2 * 3 + 2 * 1);
+    assert_int_equal(r->bars, 16 * (2 * (1 + 9) + (1 + 8) + (1 + 1)));
+    assert_int_equal(r->lds_lanes, 2 * (4 * 511 + 2) + (4 * 255 + 2) + (4 * 1 + 2));
+    assert_int_equal(r->sts_lanes, 2 * (ne + 3) + 2 * (2 * 511 + 255 + 1));
+    assert_int_equal(r->shmax, 4096);
+    assert_int_equal(LDG(&ks[2], 0)->max_lines, 1);
+    assert_int_equal(LDG(&ks[2], 2)->n, 160);     /* the tail loop: one lane per iteration */
+    assert_int_equal(LDG(&ks[3], 0)->max_lines, 3); /* sums[ei * 512], ei = 0 .. 2: 2 KB apart */
+    assert_int_equal(LDG(&ks[3], 2)->n, 1);
+    assert_int_equal(TK(&t, "srad")->ld_lanes, 9 * ne);
+    assert_int_equal(TK(&t, "srad")->st_lanes, 5 * ne);
+    assert_int_equal(TK(&t, "srad2")->ld_lanes, 10 * ne);
+    assert_int_equal(TK(&t, "srad2")->st_lanes, ne);
+    assert_int_equal(TK(&t, "compress")->st_lanes, ne);
+    /* column-major neighbours: a warp of 32 consecutive elements spans at most two columns of 40 rows */
+    for (int i = 0; i < 9; i++) assert_true(LDG(&ks[4], i)->max_lines <= 2);
+    assert_int_equal(LDG(&ks[4], 0)->min_lines, 1);
+    check_determinism("rodinia.srad_v1", &t);
+    /* Rodinia's run: srad 100 0.5 502 458: 450 blocks, reduce on 450 then 1 block */
+    struct mw_kernel k[8];
+    assert_int_equal(shapes("rodinia.srad_v1", "paper", k, 8), 2 + 100 * 5);
+    check_shape(&k[2], 450, 1, 512, 1);
+    check_shape(&k[3], 1, 1, 512, 1);
+    assert_string_equal(k[4].name, "srad");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw), cmocka_unit_test(test_lud), cmocka_unit_test(test_gaussian),
+        cmocka_unit_test(test_srad_v2), cmocka_unit_test(test_backprop), cmocka_unit_test(test_nw), cmocka_unit_test(test_lud), cmocka_unit_test(test_gaussian), cmocka_unit_test(test_srad_v1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
