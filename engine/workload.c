@@ -32,6 +32,12 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"rodinia.hotspot", "rodinia", "HOTSPOT: 16x16 shared-memory tiles, pyramid height 2 stencil steps per launch", "tiny|small|default|paper", mw_wl_rodinia_hotspot},
 
     /* @group rodinia-a */
+    {"rodinia.srad_v2", "rodinia", "SRAD v2: srad_cuda_1 + srad_cuda_2 per iteration, 16x16 shared-memory tiles", "tiny|small|default|paper", mw_wl_rodinia_srad_v2},
+    {"rodinia.backprop", "rodinia", "BACKPROP: layerforward (16x16 shared tree reduction) + adjust_weights, 16 hidden units", "tiny|small|default|paper", mw_wl_rodinia_backprop},
+    {"rodinia.nw", "rodinia", "NW: needle_cuda_shared_1/2 per block anti-diagonal, 16-thread CTAs sweeping 16x16 shared tiles", "tiny|small|default|paper", mw_wl_rodinia_nw},
+    {"rodinia.lud", "rodinia", "LUD: lud_diagonal, lud_perimeter, lud_internal per 16x16 block step", "tiny|small|default|paper", mw_wl_rodinia_lud},
+    {"rodinia.gaussian", "rodinia", "GAUSSIAN: Fan1 (multipliers down a column) + Fan2 (4x4-block trailing update) per column", "tiny|small|default|paper", mw_wl_rodinia_gaussian},
+    {"rodinia.srad_v1", "rodinia", "SRAD v1: extract, then prepare/reduce/srad/srad2 per iteration, compress; 512-thread CTAs", "tiny|small|default|paper", mw_wl_rodinia_srad_v1},
 
     /* @group rodinia-b */
     {"rodinia.kmeans", "rodinia", "KMEANS: invert_mapping, then kmeansPoint per iteration (features via the transposed layout)", "tiny|small|default|paper", mw_wl_rodinia_kmeans},

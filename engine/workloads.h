@@ -27,6 +27,12 @@ int mw_wl_bfs_graph(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, uin
 int mw_wl_rodinia_hotspot(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 /* @group rodinia-a */
+int mw_wl_rodinia_srad_v2(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_backprop(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_nw(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_lud(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_gaussian(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_srad_v1(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 /* @group rodinia-b */
 int mw_wl_rodinia_kmeans(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
