@@ -38,6 +38,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     /* @group parboil-mars-libor */
 
     /* @group graph */
+    {"graph.sssp", "graphbig", "SSSP: Bellman-Ford relax (atomicMin) + fold per iteration, R-MAT graph, unit weights", "tiny|small|default|paper", mw_wl_graph_sssp},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

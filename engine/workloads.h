@@ -33,5 +33,17 @@ int mw_wl_rodinia_hotspot(struct mw_workload *w, const char *size, uint64_t seed
 /* @group parboil-mars-libor */
 
 /* @group graph */
+/* The graph benchmarks' input: a seeded R-MAT (Graph500 Kronecker, A = 0.57, B = C = 0.19) undirected graph
+ * with n vertices and m stored (directed) edges, both directions stored, no self-loops or duplicates, vertex
+ * labels randomly permuted, each neighbour list in generation order; CSR row (n + 1 offsets) and col (m). */
+struct mw_graph {
+    uint32_t n, m;
+    uint32_t *row, *col;
+};
+int mw_wl_graph_rmat(uint32_t n, uint32_t m, uint64_t seed, struct mw_graph *g);
+void mw_wl_graph_free(struct mw_graph *g);
+/* The graph of a named size (tiny|small|default|paper) that every graph.* model runs on. */
+int mw_wl_graph_input(const char *size, uint64_t seed, struct mw_graph *g, struct mw_err *e);
+int mw_wl_graph_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 #endif

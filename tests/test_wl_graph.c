@@ -1,0 +1,194 @@
+/* GraphBig-style graph kernel models (graph.*) checked against counts recomputed here from the same seeded R-MAT
+ * input: kernel launches (iterations until convergence), per-edge atomics, launch shapes, coalescing of the
+ * per-vertex loads, determinism. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "workload.h"
+#include "workloads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wlwalk.h"
+
+/* Lanes and warp instructions of one (kernel name, op[, pc]) selection, and a hash of the whole stream. */
+#define ANY_PC UINT64_MAX
+struct sel {
+    const char *kname;
+    uint8_t op;
+    uint64_t pc;
+    uint64_t lanes, insts;
+};
+struct tally {
+    struct sel s[8];
+    int ns;
+    uint64_t hash;
+    const char *names[512]; /* launch order */
+    int nk;
+    uint32_t last_id;
+};
+static void tally_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct tally *t = arg;
+    if (k->id != t->last_id && t->nk < 512) t->names[t->nk++] = strdup(k->name), t->last_id = k->id;
+    for (int i = 0; i < t->ns; i++) {
+        struct sel *s = &t->s[i];
+        if (strcmp(k->name, s->kname) == 0 && in->op == s->op && (s->pc == ANY_PC || in->pc == s->pc))
+            s->lanes += (uint64_t)__builtin_popcount(in->mask), s->insts++;
+    }
+    t->hash = t->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
+    if (mw_op_is_mem(in->op))
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (in->mask >> l & 1u) t->hash = t->hash * 31 + in->addr[l];
+}
+static void tally_free(struct tally *t)
+{
+    for (int i = 0; i < t->nk; i++) free((void *)t->names[i]);
+}
+static uint64_t stream_hash(const char *name, uint64_t seed)
+{
+    struct tally t = {.ns = 0};
+    struct kstat ks[1];
+    walk(name, "tiny", seed, ks, 0, tally_cb, &t);
+    tally_free(&t);
+    return t.hash;
+}
+static void check_determinism(const char *name)
+{
+    uint64_t a = stream_hash(name, 5), b = stream_hash(name, 5), c = stream_hash(name, 6);
+    assert_true(a == b);
+    assert_true(a != c);
+}
+
+/* ---- the input ---- */
+
+static uint32_t deg(const struct mw_graph *g, uint32_t v) { return g->row[v + 1] - g->row[v]; }
+
+/* BFS hop counts from src (-1 unreachable); returns the largest. */
+static int hops(const struct mw_graph *g, uint32_t src, int *d)
+{
+    uint32_t *q = malloc(g->n * sizeof *q), qh = 0, qt = 0;
+    int maxd = 0;
+    for (uint32_t i = 0; i < g->n; i++) d[i] = -1;
+    d[src] = 0, q[qt++] = src;
+    while (qh < qt) {
+        uint32_t v = q[qh++];
+        for (uint32_t i = g->row[v]; i < g->row[v + 1]; i++)
+            if (d[g->col[i]] < 0) {
+                d[g->col[i]] = d[v] + 1;
+                if (d[v] + 1 > maxd) maxd = d[v] + 1;
+                q[qt++] = g->col[i];
+            }
+    }
+    free(q);
+    return maxd;
+}
+
+static bool has_edge(const struct mw_graph *g, uint32_t u, uint32_t v)
+{
+    for (uint32_t i = g->row[u]; i < g->row[u + 1]; i++)
+        if (g->col[i] == v) return true;
+    return false;
+}
+
+/* tiny: 256 vertices, 2048 stored edges; undirected (both directions), simple, skewed degrees */
+static void test_rmat(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    struct mw_err e = {0};
+    assert_int_equal(mw_wl_graph_input("tiny", 3, &g, &e), 0);
+    assert_int_equal(g.n, 256);
+    assert_int_equal(g.m, 2048);
+    assert_int_equal(g.row[g.n], g.m);
+    uint32_t maxdeg = 0, isolated = 0;
+    for (uint32_t u = 0; u < g.n; u++) {
+        if (deg(&g, u) > maxdeg) maxdeg = deg(&g, u);
+        isolated += deg(&g, u) == 0;
+        for (uint32_t i = g.row[u]; i < g.row[u + 1]; i++) {
+            uint32_t v = g.col[i];
+            assert_true(v < g.n && v != u);
+            assert_true(has_edge(&g, v, u));
+            for (uint32_t j = i + 1; j < g.row[u + 1]; j++) assert_true(g.col[j] != v);
+        }
+    }
+    assert_true(maxdeg > 4 * 8); /* R-MAT hubs: far above the mean degree 8 */
+    assert_true(isolated > 0 && isolated < g.n / 2);
+    struct mw_graph h;
+    assert_int_equal(mw_wl_graph_input("tiny", 3, &h, &e), 0);
+    assert_memory_equal(g.col, h.col, g.m * sizeof *g.col);
+    mw_wl_graph_free(&h);
+    assert_int_equal(mw_wl_graph_input("paper", 3, &h, &e), 0);
+    assert_int_equal(h.n, 1000); /* GraphBig dataset/small: 1000 vertices, 29790 edges */
+    assert_int_equal(h.m, 29790);
+    mw_wl_graph_free(&h);
+    mw_wl_graph_free(&g);
+}
+
+static uint32_t root_of(const struct mw_graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++)
+        if (deg(g, (31 + i) % g->n)) return (31 + i) % g->n;
+    return 0;
+}
+
+/* ---- SSSP ---- */
+
+/* Unit weights: the vertices k hops from the root are masked in iteration k, so there are maxhops + 1
+ * iterations (the last changes nothing), each relaxing every out-edge of its frontier once: atomicMin lanes =
+ * the stored edges of the reachable vertices; kernel2 re-masks (and stores *changed for) every reached vertex
+ * but the root once. */
+static void test_sssp(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    struct mw_err e = {0};
+    assert_int_equal(mw_wl_graph_input("tiny", 9, &g, &e), 0);
+    int *d = malloc(g.n * sizeof *d);
+    uint32_t root = root_of(&g);
+    int maxd = hops(&g, root, d);
+    uint64_t redges = 0, reached = 0;
+    for (uint32_t v = 0; v < g.n; v++)
+        if (d[v] >= 0) redges += deg(&g, v), reached++;
+    assert_true(maxd >= 3);
+    struct tally t = {.ns = 4,
+                      .s = {{"kernel", MW_OP_ATOMIC, ANY_PC, 0, 0},
+                            {"kernel2", MW_OP_ST_GLOBAL, 0x80, 0, 0},
+                            {"kernel", MW_OP_ST_GLOBAL, ANY_PC, 0, 0},
+                            {"kernel2", MW_OP_LD_GLOBAL, ANY_PC, 0, 0}}};
+    struct kstat ks[3];
+    int nk = walk("graph.sssp", "tiny", 9, ks, 3, tally_cb, &t);
+    assert_int_equal(nk, 1 + 2 * (maxd + 1));
+    assert_string_equal(t.names[0], "initialize");
+    for (int i = 1; i < nk; i++) assert_string_equal(t.names[i], i % 2 ? "kernel" : "kernel2");
+    assert_int_equal(t.s[0].lanes, redges);
+    assert_int_equal(t.s[1].lanes, reached - 1);
+    assert_int_equal(t.s[2].lanes, reached); /* mask[tid] = false by each relaxing vertex */
+    assert_int_equal(t.s[3].lanes, 2 * (uint64_t)g.n * (maxd + 1)); /* vplist[tid], update[tid] */
+    for (int i = 0; i < 3; i++) check_shape(&ks[i].k, 1, 1, 256, 1);
+    /* kernel2's per-vertex loads: 32 x 4 B consecutive = one line; initialize stores 3 arrays per thread */
+    assert_int_equal(at(&ks[2], 0x30)->max_lines, 1);
+    assert_int_equal(at(&ks[2], 0x40)->max_lines, 1);
+    assert_int_equal(ks[2].thread_loads0, 2);
+    assert_int_equal(ks[0].stores, 3 * 8);
+    /* the first relaxation: only the root passes if (mask[tid]); one atomic per out-edge */
+    assert_int_equal(at(&ks[1], 0x100)->n, deg(&g, root));
+    assert_int_equal(at(&ks[1], 0x30)->n, 8);
+    tally_free(&t);
+    free(d);
+    mw_wl_graph_free(&g);
+    check_determinism("graph.sssp");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rmat),
+        cmocka_unit_test(test_sssp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
