@@ -184,11 +184,94 @@ static void test_sssp(void **state)
     check_determinism("graph.sssp");
 }
 
+
+/* ---- CC ---- */
+
+static uint32_t uf_find(uint32_t *p, uint32_t x)
+{
+    while (p[x] != x) x = p[x] = p[p[x]];
+    return x;
+}
+
+/* The roots the last pointer-jumping launch reads (parents[parent] after one hop, the loop's load) */
+struct cc_roots {
+    uint32_t last_jump;
+    uint64_t *addr;
+    size_t n;
+};
+static void cc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct cc_roots *r = arg;
+    if (strcmp(k->name, "kernel_pointer_jumping") != 0 || in->pc != 0x50) return;
+    if (k->id != r->last_jump) r->last_jump = k->id, r->n = 0;
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        if (in->mask >> l & 1u) {
+            bool dup = false;
+            for (size_t i = 0; i < r->n && !dup; i++) dup = r->addr[i] == in->addr[l];
+            if (!dup) r->addr[r->n++] = in->addr[l];
+        }
+}
+static void cc_both(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    void **a = arg;
+    tally_cb(a[0], k, in);
+    cc_cb(a[1], k, in);
+}
+
+/* Hooking masks every edge exactly once (when its endpoints' parents first agree) and looks at every unmasked
+ * edge each iteration; after convergence the parents form one star per component, so the last pointer
+ * jumping reads parents[root] at as many distinct addresses as there are components (union-find here). */
+static void test_cc(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    struct mw_err e = {0};
+    assert_int_equal(mw_wl_graph_input("tiny", 4, &g, &e), 0);
+    uint32_t *p = malloc(g.n * sizeof *p), comps = 0;
+    for (uint32_t v = 0; v < g.n; v++) p[v] = v;
+    for (uint32_t v = 0; v < g.n; v++)
+        for (uint32_t i = g.row[v]; i < g.row[v + 1]; i++) p[uf_find(p, v)] = uf_find(p, g.col[i]);
+    for (uint32_t v = 0; v < g.n; v++) comps += uf_find(p, v) == v;
+    assert_true(comps > 2);
+    struct tally t = {.ns = 3,
+                      .s = {{"kernel_hooking", MW_OP_ST_GLOBAL, 0x140, 0, 0},
+                            {"kernel_hooking", MW_OP_LD_GLOBAL, 0x60, 0, 0},
+                            {"initialize", MW_OP_ST_GLOBAL, 0x90, 0, 0}}};
+    struct cc_roots r = {0, malloc(g.n * sizeof *r.addr), 0};
+    void *both[2] = {&t, &r};
+    struct kstat ks[2];
+    int nk = walk("graph.cc", "tiny", 4, ks, 2, cc_both, both);
+    assert_int_equal((nk - 1) % 4, 0);
+    int iters = (nk - 1) / 4;
+    assert_true(iters >= 2);
+    static const char *const seq[4] = {"kernel_hooking", "kernel_update", "kernel_pointer_jumping", "kernel_update"};
+    assert_string_equal(t.names[0], "initialize");
+    for (int i = 1; i < nk; i++) assert_string_equal(t.names[i], seq[(i - 1) % 4]);
+    assert_int_equal(r.n, comps);
+    assert_int_equal(t.s[0].lanes, g.m);
+    assert_int_equal(t.s[2].lanes, g.m); /* edge_src[i] = tid for every edge */
+    /* the first hooking sees no masked edge; later ones skip the masked ones */
+    assert_int_equal(at(&ks[1], 0x60)->n, g.m / 2 / 32 * 2);
+    assert_true(t.s[1].lanes == (uint64_t)g.m * iters);
+    /* hooking: 2048 edges, two per thread: one 1024-thread block; mask[eid] is 2 bytes apart (one line),
+     * edge_src[eid] 16 bytes apart (512 B: four lines) */
+    check_shape(&ks[1].k, 1, 1, 1024, 1);
+    check_shape(&ks[0].k, 1, 1, 256, 1);
+    assert_int_equal(at(&ks[1], 0x60)->max_lines, 1);
+    assert_int_equal(at(&ks[1], 0x80)->max_lines, 4);
+    assert_int_equal(at(&ks[1], 0x80)->min_lines, 4);
+    free(r.addr), free(p);
+    tally_free(&t);
+    mw_wl_graph_free(&g);
+    check_determinism("graph.cc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rmat),
         cmocka_unit_test(test_sssp),
+        cmocka_unit_test(test_cc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
