@@ -266,12 +266,71 @@ static void test_cc(void **state)
     check_determinism("graph.cc");
 }
 
+
+/* ---- DC ---- */
+
+/* Every atomicAdd lands on vplist[dest]: per vertex, as many as its in-degree (the occurrences of v among the
+ * edge targets); vplist's base is where initialize stores thread 0's zero. */
+struct dc_count {
+    uint64_t base;
+    uint32_t *hits, n;
+    uint64_t atoms, stray;
+};
+static void dc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct dc_count *c = arg;
+    if (strcmp(k->name, "initialize") == 0 && in->op == MW_OP_ST_GLOBAL && (in->mask & 1u) && !c->base)
+        c->base = in->addr[0];
+    if (strcmp(k->name, "kernel") != 0 || in->op != MW_OP_ATOMIC) return;
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        if (in->mask >> l & 1u) {
+            uint64_t v = (in->addr[l] - c->base) / 4;
+            c->atoms++;
+            if (v < c->n && in->addr[l] >= c->base && (in->addr[l] - c->base) % 4 == 0) c->hits[v]++;
+            else c->stray++;
+        }
+}
+static void test_dc(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    struct mw_err e = {0};
+    assert_int_equal(mw_wl_graph_input("tiny", 2, &g, &e), 0);
+    uint32_t *indeg = calloc(g.n, sizeof *indeg);
+    for (uint32_t i = 0; i < g.m; i++) indeg[g.col[i]]++;
+    struct dc_count c = {0, calloc(g.n, sizeof *c.hits), g.n, 0, 0};
+    struct kstat ks[2];
+    assert_int_equal(walk("graph.dc", "tiny", 2, ks, 2, dc_cb, &c), 2);
+    assert_string_equal(ks[0].k.name, "initialize");
+    assert_string_equal(ks[1].k.name, "kernel");
+    check_shape(&ks[1].k, 1, 1, 256, 1);
+    assert_int_equal(c.atoms, g.m);
+    assert_int_equal(c.stray, 0);
+    assert_memory_equal(c.hits, indeg, g.n * sizeof *indeg);
+    /* thread 0: vlist[tid], vlist[tid + 1], then one elist[i] per out-edge; vlist loads: 32 x 8 B = 2 lines */
+    assert_int_equal(ks[1].thread_loads0, 2 + (g.row[1] - g.row[0]));
+    assert_int_equal(at(&ks[1], 0x30)->max_lines, 2);
+    assert_int_equal(at(&ks[1], 0x70)->n, at(&ks[1], 0x90)->n);
+    /* the edge loop runs, per warp, as often as the warp's largest degree */
+    uint64_t trips = 0;
+    for (uint32_t w = 0; w < g.n / 32; w++) {
+        uint32_t mx = 0;
+        for (uint32_t v = 32 * w; v < 32 * w + 32; v++) mx = deg(&g, v) > mx ? deg(&g, v) : mx;
+        trips += mx;
+    }
+    assert_int_equal(at(&ks[1], 0x90)->n, trips);
+    free(c.hits), free(indeg);
+    mw_wl_graph_free(&g);
+    check_determinism("graph.dc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rmat),
         cmocka_unit_test(test_sssp),
         cmocka_unit_test(test_cc),
+        cmocka_unit_test(test_dc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
