@@ -14,6 +14,10 @@
 #define GR_MAX_THREADS 1024 /* devProp.maxThreadsPerBlock on the GTX480: the block size GraphBig picks */
 #define GR_INF 0xffffff00u  /* MY_INFINITY of cudaGraph.h */
 
+/* mw_wl_graph_input with the default size's graph shrunk 2^default_shift times (same mean degree), for kernels
+ * whose work per vertex is much larger than the others'. */
+int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_graph *g, struct mw_err *e);
+
 /* The source vertex of SSSP: GraphBig's run uses --root 31; the first vertex from 31 on with an edge. */
 uint32_t gr_root(const struct mw_graph *g);
 

@@ -88,12 +88,18 @@ out:
 
 int mw_wl_graph_input(const char *size, uint64_t seed, struct mw_graph *g, struct mw_err *e)
 {
+    return gr_input(size, seed, 0, g, e);
+}
+
+int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_graph *g, struct mw_err *e)
+{
     /* tiny and small: edge factor 8 (16 stored edges per vertex); default: scale 15, edge factor 8; paper: the
      * counts of GraphBig's dataset/small */
     static const uint32_t nv[4] = {256, 4096, 32768, 1000}, ne[4] = {2048, 32768, 524288, 29790};
     int sz = mw_kgen_size(size, e);
     if (sz < 0) return sz;
-    if (mw_wl_graph_rmat(nv[sz], ne[sz], seed, g) != 0)
+    unsigned sh = sz == MW_SIZE_DEFAULT ? default_shift : 0;
+    if (mw_wl_graph_rmat(nv[sz] >> sh, ne[sz] >> sh, seed, g) != 0)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     return 0;
 }

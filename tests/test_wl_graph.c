@@ -324,6 +324,62 @@ static void test_dc(void **state)
     check_determinism("graph.dc");
 }
 
+
+/* ---- BC ---- */
+
+/* tiny runs roots 0 and 1. Per root: kernel_init, a forward phase per BFS level 0 .. depth (the last finds
+ * nothing), a backward phase per level depth .. 1, kernel_backsum_phase. Forward adds sigma[u] into sigma[w]
+ * once per shortest-path DAG edge (dist[w] = dist[u] + 1); backward does the double-precision dependency update
+ * once per DAG edge as well; backsum updates every reached vertex but the root. */
+static void test_bc(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    struct mw_err e = {0};
+    assert_int_equal(mw_wl_graph_input("tiny", 3, &g, &e), 0);
+    int *d = malloc(g.n * sizeof *d);
+    const char *names[128];
+    int nexp = 0;
+    uint64_t dag = 0, reached = 0;
+    for (uint32_t r = 0; r < 2; r++) {
+        int depth = hops(&g, r, d);
+        names[nexp++] = "kernel_init";
+        for (int c = 0; c <= depth; c++) names[nexp++] = "kernel_forward_phase";
+        for (int c = depth; c >= 1; c--) names[nexp++] = "kernel_backward_phase";
+        names[nexp++] = "kernel_backsum_phase";
+        for (uint32_t u = 0; u < g.n; u++) {
+            if (d[u] < 0) continue;
+            reached += u != r;
+            for (uint32_t i = g.row[u]; i < g.row[u + 1]; i++) dag += d[g.col[i]] == d[u] + 1;
+        }
+    }
+    assert_true(dag > g.m / 8);
+    assert_true(deg(&g, 0) > 0 && deg(&g, 1) > 0);
+    struct tally t = {.ns = 4,
+                      .s = {{"kernel_forward_phase", MW_OP_ATOMIC, ANY_PC, 0, 0},
+                            {"kernel_backward_phase", MW_OP_SFU, 0x110, 0, 0},
+                            {"kernel_backsum_phase", MW_OP_ST_GLOBAL, ANY_PC, 0, 0},
+                            {"kernel_backward_phase", MW_OP_DP, ANY_PC, 0, 0}}};
+    struct kstat ks[2];
+    int nk = walk("graph.bc", "tiny", 3, ks, 2, tally_cb, &t);
+    assert_int_equal(nk, nexp);
+    for (int i = 0; i < nk; i++) assert_string_equal(t.names[i], names[i]);
+    assert_int_equal(t.s[0].lanes, dag);
+    assert_int_equal(t.s[1].lanes, dag);
+    assert_int_equal(t.s[2].lanes, reached);
+    assert_int_equal(t.s[3].insts, 9 * t.s[1].insts); /* per DAG-edge warp step: 9 double-precision ops */
+    /* kernel_init: three coalesced stores per warp (32 x 4 B: one line); the root's two */
+    check_shape(&ks[0].k, 1, 1, 256, 1);
+    assert_int_equal(ks[0].stores, 3 * 8 + 2);
+    assert_int_equal(at(&ks[0], 0x30)->max_lines, 1);
+    /* the first forward phase: only the root walks its edges, one sigma atomic per neighbour */
+    assert_int_equal(at(&ks[1], 0x130)->n, deg(&g, 0));
+    tally_free(&t);
+    free(d);
+    mw_wl_graph_free(&g);
+    check_determinism("graph.bc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_sssp),
         cmocka_unit_test(test_cc),
         cmocka_unit_test(test_dc),
+        cmocka_unit_test(test_bc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
