@@ -17,6 +17,9 @@
 /* mw_wl_graph_input with the default size's graph shrunk 2^default_shift times (same mean degree), for kernels
  * whose work per vertex is much larger than the others'. */
 int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_graph *g, struct mw_err *e);
+/* An R-MAT graph of n[size] vertices and m[size] stored edges (sizes indexed by enum mw_kgen_size). */
+int gr_input_sized(const char *size, uint64_t seed, const uint32_t n[4], const uint32_t m[4], struct mw_graph *g,
+                   struct mw_err *e);
 
 /* The source vertex of SSSP: GraphBig's run uses --root 31; the first vertex from 31 on with an edge. */
 uint32_t gr_root(const struct mw_graph *g);

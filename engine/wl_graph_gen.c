@@ -96,11 +96,18 @@ int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_
     /* tiny and small: edge factor 8 (16 stored edges per vertex); default: scale 15, edge factor 8; paper: the
      * counts of GraphBig's dataset/small */
     static const uint32_t nv[4] = {256, 4096, 32768, 1000}, ne[4] = {2048, 32768, 524288, 29790};
+    uint32_t n[4], m[4];
+    for (int i = 0; i < 4; i++) n[i] = nv[i], m[i] = ne[i];
+    n[MW_SIZE_DEFAULT] >>= default_shift, m[MW_SIZE_DEFAULT] >>= default_shift;
+    return gr_input_sized(size, seed, n, m, g, e);
+}
+
+int gr_input_sized(const char *size, uint64_t seed, const uint32_t n[4], const uint32_t m[4], struct mw_graph *g,
+                   struct mw_err *e)
+{
     int sz = mw_kgen_size(size, e);
     if (sz < 0) return sz;
-    unsigned sh = sz == MW_SIZE_DEFAULT ? default_shift : 0;
-    if (mw_wl_graph_rmat(nv[sz] >> sh, ne[sz] >> sh, seed, g) != 0)
-        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    if (mw_wl_graph_rmat(n[sz], m[sz], seed, g) != 0) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     return 0;
 }
 

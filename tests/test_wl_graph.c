@@ -380,6 +380,98 @@ static void test_bc(void **state)
     check_determinism("graph.bc");
 }
 
+
+/* ---- TC ---- */
+
+static uint64_t align256(uint64_t x) { return (x + 255) & ~255ull; }
+
+struct tc_check {
+    const struct mw_graph *g;
+    uint32_t *srt;            /* each neighbour list sorted */
+    uint64_t elist;           /* base of elist: after vplist, tcount and vlist (cudaMalloc order) */
+    uint64_t a_idx[MW_WARP_SIZE];
+    uint64_t matches, outside, st_local, ld_local, sort_mem, step2_atoms, step3_atoms, step3_lines;
+};
+static uint32_t owner(const struct mw_graph *g, uint64_t i)
+{
+    uint32_t lo = 0, hi = g->n; /* the u with row[u] <= i < row[u + 1] */
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (g->row[mid] <= i) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+static void tc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct tc_check *c = arg;
+    if (strcmp(k->name, "kernel_step1") == 0) {
+        c->st_local += in->op == MW_OP_ST_LOCAL ? (uint64_t)__builtin_popcount(in->mask) : 0;
+        c->ld_local += in->op == MW_OP_LD_LOCAL ? (uint64_t)__builtin_popcount(in->mask) : 0;
+        if ((in->op == MW_OP_LD_GLOBAL || in->op == MW_OP_ST_GLOBAL) && in->width == 8 && in->pc >= 0x100)
+            for (int l = 0; l < MW_WARP_SIZE; l++)
+                if (in->mask >> l & 1u) {
+                    uint64_t i = (in->addr[l] - c->elist) / 8;
+                    c->sort_mem++;
+                    if (in->addr[l] < c->elist || i >= c->g->m || owner(c->g, i) % 32 != (uint32_t)l) c->outside++;
+                }
+    }
+    if (strcmp(k->name, "kernel_step2") == 0) {
+        if (in->op == MW_OP_ATOMIC) c->step2_atoms += (uint64_t)__builtin_popcount(in->mask);
+        if (in->pc == 0x100)
+            for (int l = 0; l < MW_WARP_SIZE; l++) c->a_idx[l] = (in->addr[l] - c->elist) / 8;
+        if (in->pc == 0x120)
+            for (int l = 0; l < MW_WARP_SIZE; l++)
+                if (in->mask >> l & 1u) c->matches += c->srt[c->a_idx[l]] == c->srt[(in->addr[l] - c->elist) / 8];
+    }
+    if (strcmp(k->name, "kernel_step3") == 0 && in->op == MW_OP_ATOMIC)
+        c->step3_atoms += (uint64_t)__builtin_popcount(in->mask), c->step3_lines += lines_of(in);
+}
+static int cmp32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* tiny: 128 vertices, 512 stored edges. Every triangle u < v < w is found once by each of its three edges'
+ * merges (only the endpoint with the smaller id intersects), so equal pairs read by the merge = 3 x the
+ * brute-force triangle count; step2 adds twice per edge u < v (both directions stored: m atomics); the quicksort
+ * of step1 touches only its own vertex's list and pops every range it pushes. */
+static void test_tc(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    assert_int_equal(mw_wl_graph_rmat(128, 512, 2, &g), 0);
+    uint64_t tri = 0;
+    for (uint32_t u = 0; u < g.n; u++)
+        for (uint32_t i = g.row[u]; i < g.row[u + 1]; i++)
+            for (uint32_t j = g.row[u]; j < g.row[u + 1]; j++) {
+                uint32_t v = g.col[i], x = g.col[j];
+                if (u < v && v < x && has_edge(&g, v, x)) tri++;
+            }
+    assert_true(tri > 10);
+    struct tc_check c = {.g = &g, .srt = malloc(g.m * sizeof *c.srt)};
+    memcpy(c.srt, g.col, g.m * sizeof *c.srt);
+    for (uint32_t u = 0; u < g.n; u++) qsort(c.srt + g.row[u], deg(&g, u), sizeof *c.srt, cmp32);
+    c.elist = 0x10000000ull + align256(g.n * 4) + align256(4) + align256((g.n + 1) * 8);
+    struct kstat ks[4];
+    assert_int_equal(walk("graph.tc", "tiny", 2, ks, 4, tc_cb, &c), 4);
+    assert_string_equal(ks[1].k.name, "kernel_step1");
+    assert_string_equal(ks[3].k.name, "kernel_step3");
+    check_shape(&ks[2].k, 1, 1, 128, 1);
+    assert_int_equal(c.matches, 3 * tri);
+    assert_int_equal(c.step2_atoms, g.m);
+    assert_int_equal(c.step3_atoms, g.n);
+    assert_int_equal(c.step3_lines, g.n / 32); /* one address, d_tcount */
+    assert_true(c.sort_mem > g.m);
+    assert_int_equal(c.outside, 0);
+    assert_true(c.st_local > 0);
+    assert_int_equal(c.st_local, c.ld_local);
+    free(c.srt);
+    mw_wl_graph_free(&g);
+    check_determinism("graph.tc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_cc),
         cmocka_unit_test(test_dc),
         cmocka_unit_test(test_bc),
+        cmocka_unit_test(test_tc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
