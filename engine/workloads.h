@@ -49,5 +49,6 @@ int mw_wl_graph_cc(struct mw_workload *w, const char *size, uint64_t seed, struc
 int mw_wl_graph_dc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 #endif

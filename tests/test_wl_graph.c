@@ -472,6 +472,71 @@ static void test_tc(void **state)
     check_determinism("graph.tc");
 }
 
+
+/* ---- GC ---- */
+
+/* The colour of each vertex read back from the stream: launch k of `kernel` stores vplist[vid] = k (vplist is
+ * the first allocation, 0x10000000). */
+struct gc_check {
+    uint32_t *color, n, launch;
+    uint64_t recolour, stray, over_lanes;
+    uint32_t last_id;
+};
+static void gc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct gc_check *c = arg;
+    if (strcmp(k->name, "kernel") != 0) return;
+    if (k->id != c->last_id) c->last_id = k->id, c->launch++;
+    if (in->op != MW_OP_ST_GLOBAL) return;
+    if (in->width == 1) {
+        c->over_lanes += (uint64_t)__builtin_popcount(in->mask);
+        return;
+    }
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        if (in->mask >> l & 1u) {
+            uint64_t v = (in->addr[l] - 0x10000000ull) / 4;
+            if (v >= c->n) c->stray++;
+            else if (c->color[v] != UINT32_MAX) c->recolour++;
+            else c->color[v] = c->launch - 1;
+        }
+}
+
+/* Every vertex gets exactly one colour, no edge joins two vertices of one colour, the last launch colours the
+ * last vertices, and each round's losers (uncoloured afterwards) each clear *device_over once. */
+static void test_gc(void **state)
+{
+    (void)state;
+    struct mw_graph g;
+    struct mw_err e = {0};
+    assert_int_equal(mw_wl_graph_input("tiny", 6, &g, &e), 0);
+    struct gc_check c = {.color = malloc(g.n * sizeof *c.color), .n = g.n};
+    for (uint32_t v = 0; v < g.n; v++) c.color[v] = UINT32_MAX;
+    struct kstat ks[2];
+    int nk = walk("graph.gc", "tiny", 6, ks, 2, gc_cb, &c);
+    assert_int_equal(c.launch, nk - 1);
+    assert_int_equal(c.stray, 0);
+    assert_int_equal(c.recolour, 0);
+    uint32_t maxc = 0;
+    uint64_t losers = 0;
+    for (uint32_t v = 0; v < g.n; v++) {
+        assert_true(c.color[v] != UINT32_MAX);
+        if (c.color[v] > maxc) maxc = c.color[v];
+        losers += c.color[v];
+        for (uint32_t i = g.row[v]; i < g.row[v + 1]; i++) assert_true(c.color[g.col[i]] != c.color[v]);
+    }
+    assert_int_equal(nk - 1, maxc + 1);
+    assert_true(maxc >= 3);
+    assert_int_equal(c.over_lanes, losers); /* v loses in rounds 0 .. color[v] - 1 */
+    /* round 0: every vertex reads vplist[tid] (one line per warp) and, being uncoloured, its randlist[vid] */
+    check_shape(&ks[1].k, 1, 1, 256, 1);
+    assert_int_equal(at(&ks[1], 0x30)->n, 8);
+    assert_int_equal(at(&ks[1], 0x30)->max_lines, 1);
+    assert_int_equal(at(&ks[1], 0x80)->n, 8);
+    free(c.color);
+    mw_wl_graph_free(&g);
+    check_determinism("graph.gc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_dc),
         cmocka_unit_test(test_bc),
         cmocka_unit_test(test_tc),
+        cmocka_unit_test(test_gc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
