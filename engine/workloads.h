@@ -42,7 +42,8 @@ struct mw_graph {
 };
 int mw_wl_graph_rmat(uint32_t n, uint32_t m, uint64_t seed, struct mw_graph *g);
 void mw_wl_graph_free(struct mw_graph *g);
-/* The graph of a named size (tiny|small|default|paper) that every graph.* model runs on. */
+/* The graph of a named size (tiny|small|default|paper): graph.sssp, graph.cc and graph.dc run on it; graph.bc,
+ * graph.tc and graph.gc, whose work grows faster with the graph, use smaller default graphs (see their files). */
 int mw_wl_graph_input(const char *size, uint64_t seed, struct mw_graph *g, struct mw_err *e);
 int mw_wl_graph_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_graph_cc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
