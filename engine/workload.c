@@ -48,6 +48,12 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     /* @group parboil-mars-libor */
 
     /* @group graph */
+    {"graph.sssp", "graphbig", "SSSP: Bellman-Ford relax (atomicMin) + fold per iteration, R-MAT graph, unit weights", "tiny|small|default|paper", mw_wl_graph_sssp},
+    {"graph.cc", "graphbig", "CC: edge-parallel hooking, update, pointer jumping until no hook, R-MAT graph", "tiny|small|default|paper", mw_wl_graph_cc},
+    {"graph.dc", "graphbig", "DC: per-vertex edge walk, atomicAdd on each target's in-degree, R-MAT graph", "tiny|small|default|paper", mw_wl_graph_dc},
+    {"graph.bc", "graphbig", "BC: per root, BFS forward levels (atomicAdd path counts) and backward dependency sums", "tiny|small|default|paper", mw_wl_graph_bc},
+    {"graph.tc", "graphbig", "TC: per-thread quicksort of neighbour lists (local stack), sorted-list intersections, atomicAdd", "tiny|small|default|paper", mw_wl_graph_tc},
+    {"graph.gc", "graphbig", "GC: one launch per colour, uncoloured vertices with the largest random number win", "tiny|small|default|paper", mw_wl_graph_gc},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

@@ -47,5 +47,23 @@ int mw_wl_cfd_mesh(int64_t nel, int64_t nelr, uint64_t seed, int32_t *nbr);
 /* @group parboil-mars-libor */
 
 /* @group graph */
+/* The graph benchmarks' input: a seeded R-MAT (Graph500 Kronecker, A = 0.57, B = C = 0.19) undirected graph
+ * with n vertices and m stored (directed) edges, both directions stored, no self-loops or duplicates, vertex
+ * labels randomly permuted, each neighbour list in generation order; CSR row (n + 1 offsets) and col (m). */
+struct mw_graph {
+    uint32_t n, m;
+    uint32_t *row, *col;
+};
+int mw_wl_graph_rmat(uint32_t n, uint32_t m, uint64_t seed, struct mw_graph *g);
+void mw_wl_graph_free(struct mw_graph *g);
+/* The graph of a named size (tiny|small|default|paper): graph.sssp, graph.cc and graph.dc run on it; graph.bc,
+ * graph.tc and graph.gc, whose work grows faster with the graph, use smaller default graphs (see their files). */
+int mw_wl_graph_input(const char *size, uint64_t seed, struct mw_graph *g, struct mw_err *e);
+int mw_wl_graph_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_graph_cc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_graph_dc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 #endif

@@ -1,0 +1,129 @@
+/* Shared by the GraphBig-style graph kernel models (engine/wl_graph_*.c): the seeded R-MAT input, the named
+ * sizes, device-array placement, and small helpers that write one warp instruction. Each kernel generator is
+ * written as a resumable function (CO_BEGIN / CO_YIELD / CO_END) whose locals live in the warp's scratch, so the
+ * SIMT loops of the CUDA source read as loops. */
+#ifndef MW_WL_GRAPH_H
+#define MW_WL_GRAPH_H
+
+#include "kgen.h"
+#include "workloads.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define GR_MAX_THREADS 1024 /* devProp.maxThreadsPerBlock on the GTX480: the block size GraphBig picks */
+#define GR_INF 0xffffff00u  /* MY_INFINITY of cudaGraph.h */
+
+/* mw_wl_graph_input with the default size's graph shrunk 2^default_shift times (same mean degree), for kernels
+ * whose work per vertex is much larger than the others'. */
+int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_graph *g, struct mw_err *e);
+/* An R-MAT graph of n[size] vertices and m[size] stored edges (sizes indexed by enum mw_kgen_size). */
+int gr_input_sized(const char *size, uint64_t seed, const uint32_t n[4], const uint32_t m[4], struct mw_graph *g,
+                   struct mw_err *e);
+
+/* The source vertex of SSSP: GraphBig's run uses --root 31; the first vertex from 31 on with an edge. */
+uint32_t gr_root(const struct mw_graph *g);
+
+/* GraphBig's launch shape: min(n, 1024) threads per block, ceil(n / threads) blocks. */
+void gr_shape(struct mw_kernel *k, const char *name, uint64_t nthreads, uint32_t nregs);
+
+/* Device memory in cudaMalloc order, 256-byte aligned, from 0x10000000. */
+static inline uint64_t gr_alloc(uint64_t *top, uint64_t bytes)
+{
+    uint64_t a = *top;
+    *top += (bytes + 255) & ~255ull;
+    return a;
+}
+
+/* Resumable generator: `line` in the warp state records where to continue. */
+#define CO_BEGIN(w) switch ((w)->line) { case 0:
+#define CO_YIELD(w) do { (w)->line = __LINE__; return 1; case __LINE__:; } while (0)
+#define CO_END(w) } (w)->line = -1; return 0
+
+#define FOR_LANES(m, l)                                                                                      \
+    for (int l = 0; l < MW_WARP_SIZE; l++)                                                                   \
+        if ((m) >> l & 1u)
+
+static inline void gi_head(struct mw_inst *o, uint64_t pc, uint8_t op, uint32_t mask)
+{
+    memset(o, 0, offsetof(struct mw_inst, addr));
+    o->pc = pc, o->op = op, o->mask = mask;
+}
+/* d = f(s1, s2) */
+static inline void gi_alu(struct mw_inst *o, uint64_t pc, uint32_t mask, uint16_t d, uint16_t s1, uint16_t s2)
+{
+    gi_head(o, pc, MW_OP_ALU, mask);
+    o->ndst = 1, o->dst[0] = d, o->nsrc = 2, o->src[0] = s1, o->src[1] = s2;
+}
+static inline void gi_op(struct mw_inst *o, uint64_t pc, uint8_t op, uint32_t mask, uint16_t d, uint16_t s1,
+                         uint16_t s2)
+{
+    gi_alu(o, pc, mask, d, s1, s2);
+    o->op = op;
+}
+/* compare-and-branch on s1, s2 */
+static inline void gi_br(struct mw_inst *o, uint64_t pc, uint32_t mask, uint16_t s1, uint16_t s2)
+{
+    gi_head(o, pc, MW_OP_BRANCH, mask);
+    o->nsrc = 2, o->src[0] = s1, o->src[1] = s2;
+}
+/* d = [a] (the caller fills o->addr for the lanes of mask) */
+static inline void gi_ld(struct mw_inst *o, uint64_t pc, uint32_t mask, uint8_t width, uint16_t d, uint16_t a)
+{
+    gi_head(o, pc, MW_OP_LD_GLOBAL, mask);
+    o->width = width, o->ndst = 1, o->dst[0] = d, o->nsrc = 1, o->src[0] = a;
+}
+/* [a] = v */
+static inline void gi_st(struct mw_inst *o, uint64_t pc, uint32_t mask, uint8_t width, uint16_t a, uint16_t v)
+{
+    gi_head(o, pc, MW_OP_ST_GLOBAL, mask);
+    o->width = width, o->nsrc = 2, o->src[0] = a, o->src[1] = v;
+}
+/* atomic on [a] with v; d = 0 for a reduction whose result is unused (RED) */
+static inline void gi_atom(struct mw_inst *o, uint64_t pc, uint32_t mask, uint16_t d, uint16_t a, uint16_t v)
+{
+    gi_head(o, pc, MW_OP_ATOMIC, mask);
+    o->width = 4, o->nsrc = 2, o->src[0] = a, o->src[1] = v;
+    if (d) o->ndst = 1, o->dst[0] = d;
+}
+static inline void gi_addr(struct mw_inst *o, uint32_t mask, uint64_t base, const uint64_t *idx, unsigned scale)
+{
+    FOR_LANES(mask, l) o->addr[l] = base + idx[l] * scale;
+}
+
+/* Lanes of `mask` whose bit is set in a per-vertex bitmap. */
+static inline uint32_t gr_bits(const uint64_t *bm, const uint64_t *v, uint32_t mask)
+{
+    uint32_t r = 0;
+    FOR_LANES(mask, l) if (bm[v[l] >> 6] >> (v[l] & 63) & 1u) r |= 1u << l;
+    return r;
+}
+static inline void gr_setbit(uint64_t *bm, uint64_t v) { bm[v >> 6] |= 1ull << (v & 63); }
+static inline bool gr_bit(const uint64_t *bm, uint64_t v) { return bm[v >> 6] >> (v & 63) & 1u; }
+
+/* The per-warp state most graph kernels need: resume point, lane masks, a loop counter, per-lane values. */
+struct gr_warp {
+    int line;
+    uint32_t a, b, c, d;
+    int64_t it;
+    uint64_t v[MW_WARP_SIZE], x[MW_WARP_SIZE], y[MW_WARP_SIZE], z[MW_WARP_SIZE];
+};
+
+/* An initialize kernel: if (tid < n) { arr0[tid] = ...; arr1[tid] = ...; } (up to four arrays). */
+struct gr_init {
+    uint64_t nthreads; /* first in every launch's data: the guard tid < nthreads reads it */
+    uint32_t nst;
+    uint64_t base[4];
+    uint8_t width[4];
+};
+int gr_gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
+                struct mw_inst *o, struct mw_err *e);
+/* Append a launch of a custom generator over nthreads threads, GraphBig's shape; `data` starts with a uint64_t
+ * thread count, the guard gtid < nthreads. NULL when out of memory. */
+struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, uint64_t nthreads, uint32_t nregs,
+                                 const void *data,
+                                 int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
+                                            struct mw_inst *, struct mw_err *),
+                                 size_t scratch);
+
+#endif
