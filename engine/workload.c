@@ -44,6 +44,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"rodinia.btree", "rodinia", "B+TREE: findRangeK then findK, one 508-thread CTA per query on an order-508 tree", "tiny|small|default|paper", mw_wl_rodinia_btree},
     {"rodinia.streamcluster", "rodinia", "STREAMCLUSTER: kernel_compute_cost per pgain call of pFL on seeded points", "tiny|small|default|paper", mw_wl_rodinia_streamcluster},
     {"rodinia.cfd", "rodinia", "CFD euler3d: step_factor, then 3 x (compute_flux, time_step) per iteration on a seeded 4-neighbour mesh", "tiny|small|default|paper", mw_wl_rodinia_cfd},
+    {"rodinia.particlefilter", "rodinia", "PARTICLEFILTER (float): likelihood, sum, normalize_weights (CDF), find_index per frame on a seeded video", "tiny|small|default|paper", mw_wl_rodinia_particlefilter},
 
     /* @group parboil-mars-libor */
 

@@ -43,6 +43,9 @@ int mw_wl_rodinia_streamcluster(struct mw_workload *w, const char *size, uint64_
 int mw_wl_rodinia_cfd(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* The CFD mesh: nbr[j * nelr + i] for the NNB = 4 faces of element i (-1 wing, -2 far field), seeded. */
 int mw_wl_cfd_mesh(int64_t nel, int64_t nelr, uint64_t seed, int32_t *nbr);
+int mw_wl_rodinia_particlefilter(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* PARTICLEFILTER's synthetic video I[x][y][frame] (X * Y * nfr bytes; noise from seed[0] = 0, so seed-free). */
+int mw_wl_particlefilter_video(int64_t X, int64_t Y, int64_t nfr, uint8_t *I);
 
 /* @group parboil-mars-libor */
 

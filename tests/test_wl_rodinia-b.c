@@ -9,6 +9,7 @@
 #include "workload.h"
 #include "workloads.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,7 @@ static void test_streamcluster(void **state)
 }
 
 /* Every instruction of a workload to cb, without wlwalk's per-PC table (CFD's flux kernel has more PCs). */
+static uint32_t cur_cta, cur_warp; /* where raw_walk is */
 static int raw_walk(const char *name, const char *size, uint64_t seed, inst_cb cb, void *arg)
 {
     struct mw_workload w;
@@ -203,6 +205,7 @@ static int raw_walk(const char *name, const char *size, uint64_t seed, inst_cb c
             assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
             for (uint32_t wi = 0; wi < mw_kernel_cta_warps(&k); wi++) {
                 struct mw_inst in;
+                cur_cta = c, cur_warp = wi;
                 while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
                     cb(arg, &k, &in);
                     if (in.op == MW_OP_EXIT) break;
@@ -297,6 +300,151 @@ static void test_cfd(void **state)
     assert_string_equal(k[4].name, "cuda_compute_flux");
 }
 
+/* PARTICLEFILTER tiny: a 64x64 video of 2 frames, 320 particles: one frame (k = 1) of likelihood_kernel,
+ * sum_kernel, normalize_weights_kernel, find_index_kernel, each one CTA of 512 (10 warps with particles, 6
+ * without). Device arrays in cudaMalloc order: arrayX, arrayY, xj, yj, CDF, u, likelihood, weights (2560 B
+ * each), I (8192 B), objxy (552 B), ind, seed, partial_sums. The radius-5 disk has 69 pixels: each particle
+ * gathers 69 pixels of frame 1 at the disk's offsets (x-major) around its rounded position; from those pixels
+ * the test recomputes the weights exp(likelihood), the CDF, and checks every particle's search: it reads CDF[0..j]
+ * (one word for the warp) and then arrayX[j], arrayY[j], with CDF[j] >= u[i] >= i/Np and CDF[j-1] < u[i] <
+ * (i+1)/Np. ind[i*69 + y] is stored 276 B apart per lane: 32 lines per warp. */
+#define PF_NP 320
+#define PF_B 0x10000000ull
+#define PF_ARR(n) (PF_B + (n)*2560ull)
+#define PF_VID PF_ARR(8)
+#define PF_IND (PF_VID + 8192 + 768)
+struct pfcount {
+    uint64_t hash;
+    int nk;
+    char names[4][128];
+    uint32_t nregs[4], shmem[4];
+    uint64_t pix[PF_NP][69];
+    int npix[PF_NP];
+    int ncdf[PF_NP], gather[PF_NP], gathery[PF_NP];
+    uint64_t bad_cdf_lines, ind_st, ind_lines32, cdf_st, cdf_st_lanes, sum_ld, lds, bars_like, bad_u;
+};
+static void pf_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct pfcount *c = arg;
+    hash_cb(&c->hash, k, in);
+    int kid = (int)k->id - 1;
+    if (kid < 4 && in->op == MW_OP_EXIT && cur_cta == 0 && cur_warp == 0) {
+        snprintf(c->names[kid], 128, "%s", k->name);
+        c->nregs[kid] = k->nregs, c->shmem[kid] = k->shmem;
+    }
+    if (in->op == MW_OP_EXIT) return;
+    uint32_t base = cur_cta * 512 + cur_warp * 32;
+    if (strcmp(k->name, "likelihood_kernel") == 0) {
+        if (in->op == MW_OP_BARRIER && cur_warp == 15) c->bars_like++;
+        if (in->op == MW_OP_LD_SHARED) c->lds++;
+        if (in->op == MW_OP_LD_GLOBAL && in->width == 1)
+            for (int l = 0; l < 32; l++)
+                if (in->mask >> l & 1u) {
+                    uint32_t i = base + (uint32_t)l;
+                    assert_true(i < PF_NP && c->npix[i] < 69);
+                    c->pix[i][c->npix[i]++] = in->addr[l];
+                }
+        if (in->op == MW_OP_ST_GLOBAL && in->addr[__builtin_ctz(in->mask)] >= PF_IND &&
+            in->addr[__builtin_ctz(in->mask)] < PF_IND + PF_NP * 276ull) {
+            c->ind_st++;
+            if (in->mask == 0xffffffffu && lines_of(in) == 32) c->ind_lines32++;
+        }
+    } else if (strcmp(k->name, "sum_kernel") == 0) {
+        if (in->op == MW_OP_LD_GLOBAL) c->sum_ld += (uint64_t)__builtin_popcount(in->mask);
+    } else if (strcmp(k->name, "normalize_weights_kernel") == 0) {
+        if (in->op == MW_OP_ST_GLOBAL && in->addr[__builtin_ctz(in->mask)] >= PF_ARR(4) &&
+            in->addr[__builtin_ctz(in->mask)] < PF_ARR(5))
+            c->cdf_st++, c->cdf_st_lanes += (uint64_t)__builtin_popcount(in->mask);
+    } else if (strcmp(k->name, "find_index_kernel") == 0 && in->op == MW_OP_LD_GLOBAL) {
+        for (int l = 0; l < 32; l++) {
+            if (!(in->mask >> l & 1u)) continue;
+            uint32_t i = base + (uint32_t)l;
+            uint64_t a = in->addr[l];
+            if (a >= PF_ARR(4) && a < PF_ARR(5)) {
+                if (a != PF_ARR(4) + 8ull * (uint64_t)c->ncdf[i]) c->bad_cdf_lines++; /* CDF[x], x = 0, 1, ... */
+                c->ncdf[i]++;
+            } else if (a >= PF_ARR(0) && a < PF_ARR(1)) c->gather[i] = (int)((a - PF_ARR(0)) / 8);
+            else if (a >= PF_ARR(1) && a < PF_ARR(2)) c->gathery[i] = (int)((a - PF_ARR(1)) / 8);
+            else if (!(a >= PF_ARR(5) && a < PF_ARR(6)) || a != PF_ARR(5) + 8ull * i) c->bad_u++;
+        }
+        if (in->addr[__builtin_ctz(in->mask)] >= PF_ARR(4) && in->addr[__builtin_ctz(in->mask)] < PF_ARR(5) &&
+            lines_of(in) != 1)
+            c->bad_cdf_lines++;
+    }
+}
+static void test_particlefilter(void **state)
+{
+    (void)state;
+    struct pfcount *c = calloc(1, sizeof *c);
+    assert_int_equal(raw_walk("rodinia.particlefilter", "tiny", 1, pf_cb, c), 4);
+    static const char *const names[4] = {"likelihood_kernel", "sum_kernel", "normalize_weights_kernel",
+                                         "find_index_kernel"};
+    for (int i = 0; i < 4; i++) assert_string_equal(c->names[i], names[i]);
+    assert_int_equal(c->shmem[0], 512 * 8);
+    /* the disk's offsets, x-major as getneighbors: (x - 4) * IszY * Nfr + (y - 4) * Nfr, IszY = 64, Nfr = 2 */
+    int64_t off[69];
+    int n = 0;
+    for (int x = 0; x < 9; x++)
+        for (int y = 0; y < 9; y++)
+            if ((x - 4) * (x - 4) + (y - 4) * (y - 4) < 25) off[n++] = (x - 4) * 128 + (y - 4) * 2;
+    assert_int_equal(n, 69);
+    uint8_t *I = malloc(64 * 64 * 2);
+    mw_wl_particlefilter_video(64, 64, 2, I);
+    double w[PF_NP], cdf[PF_NP], sum = 0;
+    for (int i = 0; i < PF_NP; i++) {
+        assert_int_equal(c->npix[i], 69);
+        double l = 0;
+        for (int y = 0; y < 69; y++) {
+            int64_t a = (int64_t)(c->pix[i][y] - PF_VID);
+            assert_true(a % 2 == 1); /* frame 1 */
+            assert_true(a - (int64_t)(c->pix[i][0] - PF_VID) == off[y] - off[0]);
+            double p = I[a];
+            l += ((p - 100) * (p - 100) - (p - 228) * (p - 228)) / 50.0;
+        }
+        w[i] = exp(l / 69), sum += w[i];
+    }
+    free(I);
+    for (int i = 0; i < PF_NP; i++) cdf[i] = w[i] / sum + (i ? cdf[i - 1] : 0);
+    int moved = 0;
+    for (int i = 0; i < PF_NP; i++) {
+        int j = c->gather[i];
+        assert_int_equal(c->gathery[i], j);
+        assert_true(c->ncdf[i] == j + 1 || (c->ncdf[i] == PF_NP && j == PF_NP - 1));
+        assert_true(cdf[j] >= (double)i / PF_NP - 1e-9 || j == PF_NP - 1);
+        assert_true(j == 0 || cdf[j - 1] < (double)(i + 1) / PF_NP + 1e-9);
+        moved += j != i;
+    }
+    assert_true(moved > 0); /* resampling picked heavier particles */
+    assert_int_equal(c->bad_cdf_lines, 0);
+    assert_int_equal(c->bad_u, 0);
+    /* ind stores: 69 per warp with particles (plus rare max_size fixes), full warps 32 lines */
+    assert_true(c->ind_st >= 10 * 69);
+    assert_true(c->ind_lines32 >= 10 * 69);
+    /* the CDF: CDF[0] then x = 1 .. Np-1 by thread 0 alone */
+    assert_int_equal(c->cdf_st, PF_NP);
+    assert_int_equal(c->cdf_st_lanes, PF_NP);
+    assert_int_equal(c->sum_ld, 1); /* num_blocks = 1 partial sum */
+    /* 4 barriers around the tree (after the motion, after buffer = 0, after buffer = weights, at the end), 9 in it:
+     * the last warp, with no particle, passes them all */
+    assert_int_equal(c->bars_like, 4 + 9);
+    /* the tree reads buffer[tid] and buffer[tid + s] for tid < s: 2 * (8 + 4 + 2 + 1 + 1 * 5) warp loads, then
+     * buffer[0] by thread 0 */
+    assert_int_equal(c->lds, 2 * (8 + 4 + 2 + 1 + 5) + 1);
+    uint64_t h = c->hash;
+    memset(c, 0, sizeof *c);
+    raw_walk("rodinia.particlefilter", "tiny", 1, pf_cb, c);
+    assert_true(c->hash == h);
+    memset(c, 0, sizeof *c);
+    raw_walk("rodinia.particlefilter", "tiny", 2, pf_cb, c);
+    assert_true(c->hash != h);
+    free(c);
+    struct mw_kernel k[8];
+    assert_int_equal(shapes("rodinia.particlefilter", "paper", k, 8), 4 * 9);
+    check_shape(&k[0], 2, 1, 512, 1);
+    check_shape(&k[7], 2, 1, 512, 1);
+    assert_string_equal(k[7].name, "find_index_kernel");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_btree),
         cmocka_unit_test(test_streamcluster),
         cmocka_unit_test(test_cfd),
+        cmocka_unit_test(test_particlefilter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
