@@ -11,7 +11,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 [ -x "$BIN" ] || { echo "bench_table: no $BIN (build first)" >&2; exit 1; }
-names=$("$BIN" list-workloads | awk 'NR > 1 && $1 !~ /^micro\./ { print $1 }')
+names=$("$BIN" list-workloads | awk 'NR > 1 && $1 != "kernels:" && $1 !~ /^micro\./ { print $1 }')
 
 {
     echo "# Built-in benchmarks on the GTX480 model"
@@ -23,17 +23,24 @@ names=$("$BIN" list-workloads | awk 'NR > 1 && $1 !~ /^micro\./ { print $1 }')
     echo "PolyBench kernels (ATAX, BICG, MVT, GESUMMV) launch N/256 CTAs that each loop N times, so their default"
     echo "(N = 512) occupies two SMs; \`--size paper\` runs N = 4096 on all SMs in tens of millions of cycles."
     echo
-    echo "| benchmark | kernels | warp instructions | L1D miss rate | IPC | cycles |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "The last two columns are this machine's simulation speed (wall seconds, warp instructions per second);"
+    echo "they vary with load, the other columns do not."
+    echo
+    echo "| benchmark | kernels | SMs used | warp instructions | L1D miss rate | IPC | cycles | wall s | warp insts/s |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 } > "$TMP/table.md"
 
 for n in $names; do
     "$BIN" run --config "$CONFIG" --workload "$n" --set policies.warp_scheduler=gto --quiet --out "$TMP/$n" >/dev/null
     python3 - "$TMP/$n/stats.json" "$n" >> "$TMP/table.md" <<'PY'
 import json, sys
-s = json.load(open(sys.argv[1]))["stats"]
-print("| %s | %d | %d | %.3f | %.2f | %d |" % (sys.argv[2], s["gpu.kernels"], s["gpu.warp_insts"],
-      s["l1d.miss_rate"], s["gpu.ipc"], s["gpu.cycles"]))
+d = json.load(open(sys.argv[1]))
+s, r = d["stats"], d["run"]
+used = 0
+while "sm.%d.warp_insts" % used in s: used += 1
+sms = sum(1 for i in range(used) if s["sm.%d.warp_insts" % i] > 0)
+print("| %s | %d | %d | %d | %.3f | %.2f | %d | %.1f | %.0f |" % (sys.argv[2], s["gpu.kernels"], sms,
+      s["gpu.warp_insts"], s["l1d.miss_rate"], s["gpu.ipc"], s["gpu.cycles"], r["wall_s"], r["warp_insts_per_s"]))
 PY
 done
 mkdir -p "$(dirname "$OUT")"

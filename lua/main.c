@@ -65,12 +65,38 @@ static int list_policies(void)
     return 0;
 }
 
+/* The distinct kernel names a workload launches at its tiny size ("?" if it cannot be opened). */
+static void kernel_names(const struct mw_builtin_desc *d, char *out, size_t n)
+{
+    struct mw_workload w;
+    struct mw_err e;
+    mw_err_clear(&e);
+    snprintf(out, n, "?");
+    if (d->open(&w, "tiny", 1, &e)) return;
+    size_t len = 0;
+    out[0] = 0;
+    struct mw_kernel k;
+    char seen[16][128];
+    int nseen = 0;
+    while (w.ops->next_kernel(&w, &k, &e) == 1) {
+        int j = 0;
+        while (j < nseen && strcmp(seen[j], k.name)) j++;
+        if (j < nseen || nseen == 16) continue;
+        snprintf(seen[nseen++], sizeof seen[0], "%s", k.name);
+        len += (size_t)snprintf(out + len, len < n ? n - len : 0, "%s%s", len ? "," : "", k.name);
+        if (len >= n) break;
+    }
+    mw_workload_close(&w);
+}
+
 static int list_workloads(void)
 {
-    printf("%-22s %-10s %-22s %s\n", "name", "suite", "sizes", "description");
+    printf("%-22s %-10s %-24s %s\n", "name", "suite", "sizes", "description / kernels");
     for (int i = 0; i < mw_builtin_nworkloads; i++) {
         const struct mw_builtin_desc *d = &mw_builtin_workloads[i];
-        printf("%-22s %-10s %-22s %s\n", d->name, d->suite, d->sizes, d->desc);
+        char names[512];
+        kernel_names(d, names, sizeof names);
+        printf("%-22s %-10s %-24s %s\n%-58s kernels: %s\n", d->name, d->suite, d->sizes, d->desc, "", names);
     }
     return 0;
 }
