@@ -36,6 +36,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     /* @group rodinia-b */
 
     /* @group parboil-mars-libor */
+    {"parboil.spmv", "parboil", "SPMV: spmv_jds on a seeded skewed sparse matrix in padded JDS, x gathered by column", "tiny|small|default|paper", mw_wl_parboil_spmv},
 
     /* @group graph */
 };

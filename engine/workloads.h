@@ -31,6 +31,10 @@ int mw_wl_rodinia_hotspot(struct mw_workload *w, const char *size, uint64_t seed
 /* @group rodinia-b */
 
 /* @group parboil-mars-libor */
+int mw_wl_parboil_spmv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The SPMV input: a seeded random sparse n x n matrix in CSR (row: n + 1 offsets, col: sorted columns) whose
+ * row lengths are log-normal with mean avg. 0 or -1 when out of memory. */
+int mw_wl_spmv_matrix(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, uint32_t **col);
 
 /* @group graph */
 
