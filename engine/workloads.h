@@ -35,6 +35,9 @@ int mw_wl_parboil_spmv(struct mw_workload *w, const char *size, uint64_t seed, s
 /* The SPMV input: a seeded random sparse n x n matrix in CSR (row: n + 1 offsets, col: sorted columns) whose
  * row lengths are log-normal with mean avg. 0 or -1 when out of memory. */
 int mw_wl_spmv_matrix(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, uint32_t **col);
+int mw_wl_parboil_lbm(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The LBM cell flags of an X x Y x Z box (x fastest): 1 obstacle (the faces and seeded spheres), 2 accelerated. */
+void mw_wl_lbm_flags(int64_t X, int64_t Y, int64_t Z, uint64_t seed, uint8_t *f);
 
 /* @group graph */
 

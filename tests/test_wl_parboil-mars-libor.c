@@ -36,6 +36,80 @@ static uint64_t stream_hash(const char *name, const char *size, uint64_t seed)
     return h;
 }
 
+/* The walker of wlwalk.h keeps 64 PCs a kernel; LBM and LIBOR have hundreds, so these tests use their own: per
+ * kernel and PC (PC / 16 < 4096) the warp instructions, active lanes and distinct 128 B lines. */
+#define NPCS 4096
+struct bpc {
+    uint8_t op;
+    uint64_t n, lanes;
+    uint32_t min_lines, max_lines;
+};
+struct bstat {
+    struct mw_kernel k;
+    struct bpc *pc; /* NPCS */
+    uint64_t warp_insts, ld_lanes, st_lanes;
+};
+static int bwalk(const char *name, const char *size, uint64_t seed, struct bstat *ks, int maxk, inst_cb cb, void *arg)
+{
+    struct mw_workload w;
+    struct mw_err e = {0};
+    assert_int_equal(mw_workload_open_builtin(&w, name, size, seed, &e), 0);
+    struct mw_kernel k;
+    int nk = 0, rc;
+    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
+        struct bstat *s = nk < maxk ? &ks[nk] : NULL;
+        if (s) {
+            memset(s, 0, sizeof *s);
+            s->k = k;
+            s->pc = calloc(NPCS, sizeof *s->pc);
+            assert_non_null(s->pc);
+        }
+        uint32_t nctas = mw_kernel_ctas(&k), nwarps = mw_kernel_cta_warps(&k);
+        for (uint32_t c = 0; c < nctas; c++) {
+            void *st = NULL;
+            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
+            for (uint32_t wi = 0; wi < nwarps; wi++) {
+                struct mw_inst in;
+                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
+                    if (cb) cb(arg, &k, &in);
+                    if (!s) continue;
+                    s->warp_insts++;
+                    assert_true(in.pc % 16 == 0 && in.pc / 16 < NPCS);
+                    struct bpc *p = &s->pc[in.pc / 16];
+                    if (p->n == 0) p->op = in.op, p->min_lines = 99;
+                    assert_int_equal(p->op, in.op);
+                    p->n++;
+                    p->lanes += (uint64_t)__builtin_popcount(in.mask);
+                    if (mw_op_is_global_mem(in.op)) {
+                        uint32_t ln = lines_of(&in);
+                        if (ln < p->min_lines) p->min_lines = ln;
+                        if (ln > p->max_lines) p->max_lines = ln;
+                        if (mw_op_is_load(in.op)) s->ld_lanes += (uint64_t)__builtin_popcount(in.mask);
+                        else s->st_lanes += (uint64_t)__builtin_popcount(in.mask);
+                    }
+                    if (in.op == MW_OP_EXIT) break;
+                }
+                assert_true(rc >= 0);
+            }
+            w.ops->cta_close(&w, st);
+        }
+        nk++;
+    }
+    assert_int_equal(rc, 0);
+    mw_workload_close(&w);
+    return nk;
+}
+static void bfree(struct bstat *ks, int n)
+{
+    for (int i = 0; i < n; i++) free(ks[i].pc);
+}
+static const struct bpc *bat(const struct bstat *s, uint32_t idx)
+{
+    assert_true(idx < NPCS);
+    if (!s->pc[idx].n) fail_msg("no instruction at pc 0x%x in %s", idx * 16, s->k.name);
+    return &s->pc[idx];
+}
+
 /* ---- SPMV ---- */
 /* spmv_jds PCs (16 B apart): prologue d_data 9, d_index 11, x_vec 13, d_index[jds_ptr[1] + ix] 20; loop
  * (from 40) d_data 41, d_index 45, x_vec 47; tail (from 60) d_data 61, x_vec 63; d_perm 72, store 74. */
@@ -142,10 +216,94 @@ static void test_spmv(void **state)
     assert_true(stream_hash("parboil.spmv", "tiny", 1) != stream_hash("parboil.spmv", "tiny", 2));
 }
 
+/* ---- LBM ---- */
+/* performStreamCollide_kernel's instruction indices (PC / 16): loads of C at 6, of element e >= 1 at 8 + 2 (e - 1),
+ * of the flags at 44; the obstacle swaps from 47, rho from 57, the ACCEL assignments from 116; stores of C at 234
+ * and of e >= 1 at 236 + 2 (e - 1). */
+enum { L_C, L_N, L_S, L_E, L_W, L_T, L_B, L_NE, L_NW, L_SE, L_SW, L_NT, L_NB, L_ST, L_SB, L_ET, L_EB, L_WT, L_WB };
+static uint32_t lbm_ld(int e) { return e == 0 ? 6 : 8 + 2 * (e - 1); }
+static uint32_t lbm_st(int e) { return e == 0 ? 234 : 236 + 2 * (e - 1); }
+struct lbm_addr {
+    uint64_t st_c1, ld_c1, ld_c2;
+};
+static void lbm_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct lbm_addr *a = arg;
+    if (!(in->mask & 1u)) return;
+    if (k->id == 1 && in->pc == lbm_st(0) * 16 && !a->st_c1) a->st_c1 = in->addr[0];
+    if (k->id == 1 && in->pc == lbm_ld(0) * 16 && !a->ld_c1) a->ld_c1 = in->addr[0];
+    if (k->id == 2 && in->pc == lbm_ld(0) * 16 && !a->ld_c2) a->ld_c2 = in->addr[0];
+}
+
+/* tiny: 120 x 6 x 4 cells, two time steps. Every cell loads its 19 values and its flags from its own row (x =
+ * threadIdx.x, 128-float padded rows: one line per warp) and stores each value into the neighbour it streams to:
+ * rows shifted by one cell straddle two lines, except the last warp (x = 96 .. 119) shifted right. Obstacle cells
+ * (the box faces and the seeded spheres) take the swap branch, the others the collision, the lid planes its ACCEL
+ * branch; the second step reads the grid the first one wrote. */
+static void test_lbm(void **state)
+{
+    (void)state;
+    const int64_t X = 120, Y = 6, Z = 4, cells = X * Y * Z;
+    uint8_t *f = malloc((size_t)cells);
+    mw_wl_lbm_flags(X, Y, Z, 1, f);
+    uint64_t obst = 0, accel = 0;
+    for (int64_t i = 0; i < cells; i++) {
+        obst += f[i] & 1;
+        accel += !(f[i] & 1) && (f[i] & 2);
+    }
+    free(f);
+    assert_true(obst > 0 && obst < (uint64_t)cells && accel > 0);
+
+    struct bstat ks[2];
+    struct lbm_addr a = {0};
+    assert_int_equal(bwalk("parboil.lbm", "tiny", 1, ks, 2, lbm_cb, &a), 2);
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(ks[i].k.name, "performStreamCollide_kernel");
+        check_shape(&ks[i].k, (uint32_t)Y, (uint32_t)Z, (uint32_t)X, 1);
+        assert_int_equal(ks[i].ld_lanes, 20 * cells);
+        assert_int_equal(ks[i].st_lanes, 19 * cells);
+    }
+    const struct bstat *s = &ks[0];
+    for (int e = 0; e < 19; e++) {
+        assert_int_equal(bat(s, lbm_ld(e))->op, MW_OP_LD_GLOBAL);
+        assert_int_equal(bat(s, lbm_ld(e))->max_lines, 1);
+        assert_int_equal(bat(s, lbm_st(e))->op, MW_OP_ST_GLOBAL);
+    }
+    assert_int_equal(bat(s, 44)->max_lines, 1);
+    static const int same_x[] = {L_C, L_N, L_S, L_T, L_B, L_NT, L_NB, L_ST, L_SB};
+    static const int right[] = {L_E, L_NE, L_SE, L_ET, L_EB}, left[] = {L_W, L_NW, L_SW, L_WT, L_WB};
+    for (int i = 0; i < 9; i++) assert_int_equal(bat(s, lbm_st(same_x[i]))->max_lines, 1);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(bat(s, lbm_st(right[i]))->min_lines, 1);
+        assert_int_equal(bat(s, lbm_st(right[i]))->max_lines, 2);
+        assert_int_equal(bat(s, lbm_st(left[i]))->min_lines, 2);
+        assert_int_equal(bat(s, lbm_st(left[i]))->max_lines, 2);
+    }
+    /* the branches follow the flags */
+    assert_int_equal(bat(s, 47)->lanes, obst);
+    assert_int_equal(bat(s, 57)->lanes, (uint64_t)cells - obst);
+    assert_int_equal(bat(s, 116)->lanes, accel);
+    /* the host swaps the grids: step 2 reads where step 1 wrote, the cell's C value in place */
+    assert_true(a.st_c1 != a.ld_c1);
+    assert_true(a.ld_c2 == a.st_c1);
+    bfree(ks, 2);
+
+    struct mw_kernel k[1];
+    assert_int_equal(shapes("parboil.lbm", "paper", k, 1), 100);
+    check_shape(&k[0], 120, 150, 120, 1);
+    /* the obstacle spheres are seeded */
+    uint64_t h1 = 0, h2 = 0, h3 = 0;
+    bwalk("parboil.lbm", "small", 1, ks, 0, hash_cb, &h1);
+    bwalk("parboil.lbm", "small", 1, ks, 0, hash_cb, &h2);
+    bwalk("parboil.lbm", "small", 2, ks, 0, hash_cb, &h3);
+    assert_true(h1 == h2 && h1 != h3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spmv),
+        cmocka_unit_test(test_lbm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
