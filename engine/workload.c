@@ -38,6 +38,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     /* @group parboil-mars-libor */
     {"parboil.spmv", "parboil", "SPMV: spmv_jds on a seeded skewed sparse matrix in padded JDS, x gathered by column", "tiny|small|default|paper", mw_wl_parboil_spmv},
     {"parboil.lbm", "parboil", "LBM: performStreamCollide per time step, D3Q19 SoA lattice, 19 neighbour stores a cell", "tiny|small|default|paper", mw_wl_parboil_lbm},
+    {"libor.libor", "gpgpu-sim", "LIBOR Monte Carlo (ISPASS-2009 LIB): per-thread arrays in interleaved local memory", "tiny|small|default|paper", mw_wl_libor},
 
     /* @group graph */
 };

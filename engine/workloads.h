@@ -38,6 +38,9 @@ int mw_wl_spmv_matrix(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, u
 int mw_wl_parboil_lbm(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* The LBM cell flags of an X x Y x Z box (x fastest): 1 obstacle (the faces and seeded spheres), 2 accelerated. */
 void mw_wl_lbm_flags(int64_t X, int64_t Y, int64_t Z, uint64_t seed, uint8_t *f);
+int mw_wl_libor(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* LIBOR's swaption test (swapval < 0) for each of the 15 options after the forward path of N rates, Nmat steps. */
+void mw_wl_libor_taken(int N, int Nmat, bool taken[15]);
 
 /* @group graph */
 

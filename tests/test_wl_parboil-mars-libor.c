@@ -9,6 +9,7 @@
 #include "workload.h"
 #include "workloads.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +28,6 @@ static void hash_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *
 {
     (void)k;
     *(uint64_t *)arg = mix(*(uint64_t *)arg, in);
-}
-static uint64_t stream_hash(const char *name, const char *size, uint64_t seed)
-{
-    uint64_t h = 14695981039346656037ull;
-    struct kstat ks[1];
-    walk(name, size, seed, ks, 1, hash_cb, &h);
-    return h;
 }
 
 /* The walker of wlwalk.h keeps 64 PCs a kernel; LBM and LIBOR have hundreds, so these tests use their own: per
@@ -108,6 +102,13 @@ static const struct bpc *bat(const struct bstat *s, uint32_t idx)
     assert_true(idx < NPCS);
     if (!s->pc[idx].n) fail_msg("no instruction at pc 0x%x in %s", idx * 16, s->k.name);
     return &s->pc[idx];
+}
+
+static uint64_t stream_hash(const char *name, const char *size, uint64_t seed)
+{
+    uint64_t h = 14695981039346656037ull;
+    bwalk(name, size, seed, NULL, 0, hash_cb, &h);
+    return h;
 }
 
 /* ---- SPMV ---- */
@@ -299,11 +300,117 @@ static void test_lbm(void **state)
     assert_true(h1 == h2 && h1 != h3);
 }
 
+/* ---- LIBOR ---- */
+/* The forward path of libor.cu from z = 0.3, L = 0.05, lambda = 0.2, delta = 0.25, and the portfolio's test
+ * swapval < 0 for the 15 swaptions: how many take the branch. */
+static int libor_taken(int N, int Nmat)
+{
+    static const int mat[15] = {4, 4, 4, 8, 8, 8, 20, 20, 20, 28, 28, 28, 40, 40, 40};
+    static const float rate[15] = {.045f, .05f, .055f, .045f, .05f, .055f, .045f, .05f,
+                                   .055f, .045f, .05f, .055f, .045f, .05f, .055f};
+    float L[128], B[64], S[64], delta = 0.25f, lambda = 0.2f;
+    for (int i = 0; i < N; i++) L[i] = 0.05f;
+    for (int n = 0; n < Nmat; n++) {
+        float sqez = sqrtf(delta) * 0.3f, v = 0.0f;
+        for (int i = n + 1; i < N; i++) {
+            float con1 = delta * lambda;
+            v += con1 * L[i] / (1.0f + delta * L[i]);
+            L[i] *= expf(con1 * v + lambda * (sqez - 0.5f * con1));
+        }
+    }
+    float b = 1.0f, sum = 0.0f;
+    for (int n = Nmat; n < N; n++) {
+        b = b / (1.0f + delta * L[n]);
+        sum += delta * b;
+        B[n - Nmat] = b, S[n - Nmat] = sum;
+    }
+    int taken = 0;
+    for (int i = 0; i < 15; i++) taken += B[mat[i] - 1] + rate[i] * S[mat[i] - 1] - 1.0f < 0;
+    return taken;
+}
+struct lib_first {
+    uint64_t a[4];  /* kernel 1, warps 0 and 1: the lane-0 addresses of the first two local stores */
+    int n[2], w;
+    uint64_t local, adjacent;
+};
+static void lib_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct lib_first *f = arg;
+    if (in->op == MW_OP_LD_LOCAL || in->op == MW_OP_ST_LOCAL) {
+        bool adj = true;
+        for (int l = 1; l < MW_WARP_SIZE; l++) adj &= in->addr[l] == in->addr[0] + 4u * (uint32_t)l;
+        f->local++, f->adjacent += adj;
+    }
+    if (k->id != 1) return;
+    if (in->op == MW_OP_EXIT) f->w++;
+    else if (in->op == MW_OP_ST_LOCAL && f->w < 2 && f->n[f->w] < 2) f->a[2 * f->w + f->n[f->w]++] = in->addr[0];
+}
+
+/* tiny: NN = 44 rates, NMAT = 4 steps (N - NMAT = 40 as in the benchmark), one block of 64 threads, a path each.
+ * Local loads and stores per thread, from the loops of libor.cu with I = sum over n < NMAT of (N - 1 - n) inner
+ * steps, M = N - NMAT and T swaptions in the money:
+ *   KernelGPU2: LDL = 2 NMAT + I + M + 2 NOPT, STL = 2 N + I + 2 M;
+ *   KernelGPU:  LDL = N + 3 NMAT + 4 I + 8 M + 2 NOPT - 1 + 2 T, STL = 3 N + 3 I + 9 M - 2 + 2 T + NMAT.
+ * Every local access is one 128 B line (a warp's 32 threads, same word, adjacent), words of a thread
+ * 64 threads * 4 B apart. */
+static void test_libor(void **state)
+{
+    (void)state;
+    const uint64_t N = 44, Nmat = 4, M = N - Nmat, NOPT = 15, thr = 64;
+    uint64_t I = 0;
+    for (uint64_t n = 0; n < Nmat; n++) I += N - 1 - n;
+    uint64_t T = (uint64_t)libor_taken((int)N, (int)Nmat);
+    assert_int_equal(T, NOPT); /* the rates only grow along the path: every swaption is in the money */
+    struct bstat ks[2];
+    struct lib_first f = {0};
+    assert_int_equal(bwalk("libor.libor", "tiny", 1, ks, 2, lib_cb, &f), 2);
+    assert_string_equal(ks[0].k.name, "Pathcalc_Portfolio_KernelGPU2");
+    assert_string_equal(ks[1].k.name, "Pathcalc_Portfolio_KernelGPU");
+    uint64_t ldl[2] = {0}, stl[2] = {0}, stg[2] = {0}, dp[2] = {0};
+    for (int kk = 0; kk < 2; kk++) {
+        check_shape(&ks[kk].k, 1, 1, 64, 1);
+        for (int i = 0; i < NPCS; i++) {
+            const struct bpc *p = &ks[kk].pc[i];
+            if (!p->n) continue;
+            if (p->op == MW_OP_LD_LOCAL) ldl[kk] += p->lanes;
+            if (p->op == MW_OP_ST_LOCAL) stl[kk] += p->lanes;
+            if (p->op == MW_OP_ST_GLOBAL) stg[kk] += p->lanes;
+            if (p->op == MW_OP_DP) dp[kk] += p->n;
+            if (p->op == MW_OP_LD_LOCAL || p->op == MW_OP_ST_LOCAL || p->op == MW_OP_ST_GLOBAL) {
+                assert_int_equal(p->min_lines, 1);
+                assert_int_equal(p->max_lines, 1);
+            }
+            assert_true(p->op != MW_OP_LD_GLOBAL); /* the kernels read no global memory */
+        }
+        assert_true(dp[kk] > 0); /* 1.0 and 0.5 are double literals */
+    }
+    assert_int_equal(ldl[0], thr * (2 * Nmat + I + M + 2 * NOPT));
+    assert_int_equal(stl[0], thr * (2 * N + I + 2 * M));
+    assert_int_equal(ldl[1], thr * (N + 3 * Nmat + 4 * I + 8 * M + 2 * NOPT - 1 + 2 * T));
+    assert_int_equal(stl[1], thr * (3 * N + 3 * I + 9 * M - 2 + 2 * T + Nmat));
+    assert_int_equal(stg[0], thr);     /* d_v[path] */
+    assert_int_equal(stg[1], 2 * thr); /* d_v[path], d_Lb[path] */
+    /* KernelGPU2's frame: L[NN] then z[NN]; the init loop stores z[0] then L[0]. Warp 1's words follow warp 0's. */
+    assert_true(f.local > 0);
+    assert_int_equal(f.adjacent, f.local);
+    assert_int_equal(f.n[0], 2);
+    assert_int_equal(f.a[0] - f.a[1], N * thr * 4);
+    assert_int_equal(f.a[2] - f.a[0], 32 * 4);
+    bfree(ks, 2);
+
+    struct mw_kernel k[2];
+    assert_int_equal(shapes("libor.libor", "paper", k, 2), 2);
+    check_shape(&k[0], 64, 1, 64, 1);
+    check_shape(&k[1], 64, 1, 64, 1);
+    assert_true(stream_hash("libor.libor", "tiny", 1) == stream_hash("libor.libor", "tiny", 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spmv),
         cmocka_unit_test(test_lbm),
+        cmocka_unit_test(test_libor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
