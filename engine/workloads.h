@@ -41,6 +41,11 @@ void mw_wl_lbm_flags(int64_t X, int64_t Y, int64_t Z, uint64_t seed, uint8_t *f)
 int mw_wl_libor(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* LIBOR's swaption test (swapval < 0) for each of the 15 options after the forward path of N rates, Nmat steps. */
 void mw_wl_libor_taken(int N, int Nmat, bool taken[15]);
+int mw_wl_mars_iix(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The inverted index's input at size index sz (enum mw_kgen_size): all files' text as copied to the device (each
+ * file 256 B aligned, record-ending newlines turned into '\0'), and the map records (start in text, size, file). */
+int mw_wl_iix_docs(int sz, uint64_t seed, char **text, uint64_t *len, uint32_t **rec_off, uint32_t **rec_size,
+                   uint32_t **rec_file, uint32_t *nrec, uint32_t *nfiles);
 
 /* @group graph */
 
