@@ -232,7 +232,7 @@ static struct qent *q_push(struct gwarp *w, uint16_t pc, uint8_t op, uint32_t ma
     } while (0)
 #define TXT(off) (m->files + (uint64_t)(off)) /* a byte of the device copy of the documents */
 
-/* Map phase (MapperCount when !map, Mapper when map). PCs: prologue 0x000, loop 0x100, cases 0x140.., link scan
+/* Map phase (MapperCount when !map, Mapper when map). Code offsets (PC / 4): prologue 0x000, loop 0x100, cases 0x140.., link scan
  * 0x300, hash 0x380, emit 0x400, epilogue 0x700. Registers: r1 index, r2 j, r3 size, r4 buf, r5 state, r6 char,
  * r7 link_end, r8 hash, r9 i, r10-r15 temporaries. */
 enum {
@@ -276,14 +276,14 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
             QLD(0x0e8, lv, 4, 3, 13, m->in_vals + (uint64_t)w->l[l].rec * VALSZ + 4);
             QLD(0x0f0, lv, 8, 4, 13, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ);
             QA(0x0f8, lv, 4, 4, 14);
+            w->alive = lv;
             w->phase = PH_TOP;
             return;
         }
-        case PH_TOP:
-            w->alive = 0;
-            PML_LANES(w->live, l) if (w->l[l].j < w->l[l].size) w->alive |= 1u << l;
-            QA(0x100, w->live, 10, 2, 3);
-            QB(0x110, w->live, 10);
+        case PH_TOP: /* the lanes that passed the previous test test again */
+            QA(0x100, w->alive, 10, 2, 3);
+            QB(0x110, w->alive, 10);
+            PML_LANES(w->alive, l) if (w->l[l].j >= w->l[l].size) w->alive &= ~(1u << l);
             w->phase = w->alive ? PH_SW : PH_EPI;
             return;
         case PH_SW:
@@ -329,9 +329,9 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
             /* for (x = 0; x < 5; x++) if (href[x] != url_start[x]) break; (unrolled) */
             uint32_t cmpm = mh;
             for (int x = 0; x < 5 && cmpm; x++) {
-                QLD((uint16_t)(0x230 + 0x30 * x), cmpm, 1, 12, 10, TXT(w->l[l].base + w->l[l].j + (uint32_t)x));
-                QA((uint16_t)(0x240 + 0x30 * x), cmpm, 13, 12, 0);
-                QB((uint16_t)(0x250 + 0x30 * x), cmpm, 13);
+                QLD((uint16_t)(0x230 + 0x18 * x), cmpm, 1, 12, 10, TXT(w->l[l].base + w->l[l].j + (uint32_t)x));
+                QA((uint16_t)(0x238 + 0x18 * x), cmpm, 13, 12, 0);
+                QB((uint16_t)(0x240 + 0x18 * x), cmpm, 13);
                 uint32_t next = 0;
                 PML_LANES(cmpm, l) {
                     char c = m->text[w->l[l].base + w->l[l].j + (uint32_t)x];
@@ -786,7 +786,7 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
         }
     }
     const struct qent *q = &w->q[w->head++];
-    pml_inst(o, q->pc, q->op, q->mask);
+    pml_inst(o, (uint64_t)q->pc * 4, q->op, q->mask); /* code offsets are 4-aligned; PCs 16 B apart */
     o->width = q->width, o->ndst = q->ndst, o->nsrc = q->nsrc;
     o->dst[0] = q->dst, o->src[0] = q->s0, o->src[1] = q->s1;
     if (mw_op_is_mem(q->op)) PML_LANES(q->mask, l) o->addr[l] = q->addr[l];

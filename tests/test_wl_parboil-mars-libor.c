@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "kgen.h"
 #include "workload.h"
 #include "workloads.h"
 
@@ -405,12 +406,95 @@ static void test_libor(void **state)
     assert_true(stream_hash("libor.libor", "tiny", 1) == stream_hash("libor.libor", "tiny", 1));
 }
 
+/* ---- Mars inverted index ---- */
+/* The model's code offsets are PC / 4. */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* tiny: 8 records of about 256 bytes, one map thread each (one 256-thread block). Recomputed here from the
+ * documents with a plain pattern search for <a href="...">: the links, their urls, the distinct urls. The map
+ * loop visits every byte of a record except the three after an "h" that starts "href" and the url it jumps over:
+ * size - 3 links - url bytes iterations, plus the final loop test. MapperCount counts and Mapper emits one key a
+ * link (16 key bytes copied byte by byte); the bitonic sort runs one launch per (k, j) over 2^L >= links
+ * pointers, half of the threads comparing; one key boundary is written per distinct url. */
+static void test_iix(void **state)
+{
+    (void)state;
+    char *text;
+    uint64_t len;
+    uint32_t *ro, *rs, *rf, nrec, nf;
+    assert_int_equal(mw_wl_iix_docs(MW_SIZE_TINY, 1, &text, &len, &ro, &rs, &rf, &nrec, &nf), 0);
+    assert_int_equal(nrec, 8);
+    uint64_t links = 0, iters = 0;
+    char *urls[4096];
+    for (uint32_t r = 0; r < nrec; r++) {
+        uint64_t lr = 0, ub = 0;
+        for (uint32_t i = 0; i + 9 < rs[r]; i++) {
+            const char *q = text + ro[r] + i;
+            if (memcmp(q, "<a href=\"", 9) != 0) continue;
+            const char *u = q + 9, *end = strchr(u, '"');
+            assert_non_null(end);
+            assert_true(links < 4096);
+            urls[links] = strndup(u, (size_t)(end - u));
+            ub += (uint64_t)(end - u), lr++, links++;
+        }
+        iters += rs[r] - 3 * lr - ub + 1;
+    }
+    assert_true(links > 4);
+    qsort(urls, links, sizeof *urls, cmp_str);
+    uint64_t groups = 0;
+    for (uint64_t i = 0; i < links; i++) groups += i == 0 || strcmp(urls[i], urls[i - 1]) != 0;
+    for (uint64_t i = 0; i < links; i++) free(urls[i]);
+    free(text), free(ro), free(rs), free(rf);
+    uint32_t R = 256, L = 8;
+    while (R < links) R *= 2, L++;
+
+    struct bstat ks[64];
+    int nk = bwalk("mars.iix", "tiny", 1, ks, 64, NULL, NULL);
+    assert_int_equal(nk, 1 + 3 + 1 + 1 + L * (L + 1) / 2 + 1 + 1 + 1 + 1);
+    const struct bstat *mc = &ks[0], *mp = &ks[4];
+    assert_string_equal(mc->k.name, "MapperCount");
+    assert_string_equal(ks[1].k.name, "prescan");
+    assert_string_equal(mp->k.name, "Mapper");
+    check_shape(&mc->k, 1, 1, 256, 1);
+    check_shape(&mp->k, 1, 1, 256, 1);
+    assert_int_equal(mp->k.shmem, 256 * 4 * 5);
+    /* the byte-wise scan: loop tests, one lane per record and iteration */
+    assert_int_equal(bat(mc, 0x100 / 4)->lanes, iters);
+    assert_int_equal(bat(mp, 0x100 / 4)->lanes, iters);
+    /* every lane reads its own record: as many lines as lanes */
+    assert_int_equal(bat(mc, 0x150 / 4)->max_lines, nrec);
+    /* EmitInterCount and EmitIntermediate once a link */
+    assert_int_equal(bat(mc, 0x410 / 4)->lanes, links);
+    assert_int_equal(bat(mp, 0x3c0 / 4)->lanes, links);
+    for (uint32_t i = 0; i < 16; i++) assert_int_equal(bat(mp, (0x478 + 0x10 * i) / 4)->lanes, links);
+    /* the sort */
+    uint64_t cmp_lanes = 0;
+    int nbit = 0;
+    for (int i = 0; i < nk; i++)
+        if (strcmp(ks[i].k.name, "bitonicKernel") == 0) {
+            check_shape(&ks[i].k, R / 256, 1, 256, 1);
+            cmp_lanes += bat(&ks[i], 0x030 / 4)->lanes;
+            nbit++;
+        }
+    assert_int_equal(nbit, L * (L + 1) / 2);
+    assert_int_equal(cmp_lanes, (uint64_t)nbit * R / 2);
+    /* the groups */
+    assert_string_equal(ks[nk - 2].k.name, "writeBoundary_kernel");
+    assert_int_equal(bat(&ks[nk - 2], 0x060 / 4)->lanes, groups);
+    assert_int_equal(bat(&ks[nk - 1], 0x070 / 4)->lanes, groups);
+    bfree(ks, nk < 64 ? nk : 64);
+
+    assert_true(stream_hash("mars.iix", "tiny", 1) == stream_hash("mars.iix", "tiny", 1));
+    assert_true(stream_hash("mars.iix", "tiny", 1) != stream_hash("mars.iix", "tiny", 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spmv),
         cmocka_unit_test(test_lbm),
         cmocka_unit_test(test_libor),
+        cmocka_unit_test(test_iix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
