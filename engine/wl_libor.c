@@ -422,7 +422,7 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
     pml_inst(o, (uint64_t)p->pc * 16, p->op, mask);
     o->ndst = p->ndst, o->nsrc = p->nsrc;
     o->dst[0] = p->dst, o->src[0] = p->s0, o->src[1] = p->s1;
-    if (p->kind != K_NONE) o->width = 4;
+    if (p->kind == K_LOCAL || p->kind == K_DV || p->kind == K_DLB) o->width = 4; /* LDC: no width, as traces have it */
     switch (p->kind) {
     case K_LOCAL:
         PML_LANES(mask, l) o->addr[l] = LOCAL_BASE + ((uint64_t)p->arg * m->threads + t0->gtid + (uint64_t)l) * 4;

@@ -156,11 +156,11 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
         case 3: pml_branch(o, pc, mask, 11); return 1;
         case 4: pml_alu(o, pc, MW_OP_ALU, mask, 2, 1, 0); return 1;   /* warp_id = ix >> 5 */
         case 5:
-            pml_ld(o, pc, MW_OP_LD_CONST, 4, mask, 2, 2); /* bound = sh_zcnt_int[warp_id] */
+            pml_ld(o, pc, MW_OP_LD_CONST, 0, mask, 2, 2); /* bound = sh_zcnt_int[warp_id] */
             PML_LANES(mask, l) o->addr[l] = m->c_zcnt + (uint64_t)w->warp_id * 4;
             return 1;
         case 6:
-            pml_ld(o, pc, MW_OP_LD_CONST, 4, mask, 3, 0); /* jds_ptr_int[0] */
+            pml_ld(o, pc, MW_OP_LD_CONST, 0, mask, 3, 0); /* jds_ptr_int[0] */
             PML_LANES(mask, l) o->addr[l] = m->c_ptr;
             return 1;
         case 7: pml_alu(o, pc, MW_OP_ALU, mask, 3, 3, 1); return 1; /* j = jds_ptr_int[0] + ix */
@@ -186,7 +186,7 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
             if (w->bound <= 1) w->step = S_FINAL;
             return 1;
         case 17:
-            pml_ld(o, pc, MW_OP_LD_CONST, 4, mask, 3, 0); /* jds_ptr_int[1] */
+            pml_ld(o, pc, MW_OP_LD_CONST, 0, mask, 3, 0); /* jds_ptr_int[1] */
             PML_LANES(mask, l) o->addr[l] = m->c_ptr + 4;
             return 1;
         case 18: pml_alu(o, pc, MW_OP_ALU, mask, 3, 3, 1); return 1;
@@ -204,7 +204,7 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
             PML_LANES(mask, l) o->addr[l] = m->data + ((uint64_t)m->ptr[w->k - 1] + w->ix[l]) * 4;
             return 1;
         case S_LOOP + 2:
-            pml_ld(o, pc, MW_OP_LD_CONST, 4, mask, 3, 16); /* jds_ptr_int[k] */
+            pml_ld(o, pc, MW_OP_LD_CONST, 0, mask, 3, 16); /* jds_ptr_int[k] */
             PML_LANES(mask, l) o->addr[l] = m->c_ptr + (uint64_t)w->k * 4;
             return 1;
         case S_LOOP + 3: pml_alu(o, pc, MW_OP_ALU, mask, 3, 3, 1); return 1;
