@@ -63,7 +63,9 @@ static void write_inst(FILE *f, const struct mw_inst *in)
     for (int i = 0; i < in->nsrc; i++) reg(f, in->src[i]);
     bool has_addr = mw_op_is_mem(in->op) && in->op != MW_OP_LD_CONST && in->op != MW_OP_MEMBAR && in->mask;
     if (!has_addr) {
-        fprintf(f, " %u\n", mw_op_is_mem(in->op) && in->op != MW_OP_MEMBAR ? (unsigned)(in->width ? in->width : 4) : 0u);
+        /* constant loads carry no addresses, so no width either (a width announces an address list) */
+        bool w = mw_op_is_mem(in->op) && in->op != MW_OP_MEMBAR && in->op != MW_OP_LD_CONST && in->mask;
+        fprintf(f, " %u\n", w ? (unsigned)(in->width ? in->width : 4) : 0u);
         return;
     }
     fprintf(f, " %u", (unsigned)(in->width ? in->width : 4));

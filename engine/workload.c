@@ -47,6 +47,10 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"rodinia.particlefilter", "rodinia", "PARTICLEFILTER (float): likelihood, sum, normalize_weights (CDF), find_index per frame on a seeded video", "tiny|small|default|paper", mw_wl_rodinia_particlefilter},
 
     /* @group parboil-mars-libor */
+    {"parboil.spmv", "parboil", "SPMV: spmv_jds on a seeded skewed sparse matrix in padded JDS, x gathered by column", "tiny|small|default|paper", mw_wl_parboil_spmv},
+    {"parboil.lbm", "parboil", "LBM: performStreamCollide per time step, D3Q19 SoA lattice, 19 neighbour stores a cell", "tiny|small|default|paper", mw_wl_parboil_lbm},
+    {"libor.libor", "gpgpu-sim", "LIBOR Monte Carlo (ISPASS-2009 LIB): per-thread arrays in interleaved local memory", "tiny|small|default|paper", mw_wl_libor},
+    {"mars.iix", "mars", "Mars inverted index: byte-wise link scan per 1 KB record, prefix sums, bitonic sort, grouping", "tiny|small|default|paper", mw_wl_mars_iix},
 
     /* @group graph */
     {"graph.sssp", "graphbig", "SSSP: Bellman-Ford relax (atomicMin) + fold per iteration, R-MAT graph, unit weights", "tiny|small|default|paper", mw_wl_graph_sssp},

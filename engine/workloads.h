@@ -48,6 +48,21 @@ int mw_wl_rodinia_particlefilter(struct mw_workload *w, const char *size, uint64
 int mw_wl_particlefilter_video(int64_t X, int64_t Y, int64_t nfr, uint8_t *I);
 
 /* @group parboil-mars-libor */
+int mw_wl_parboil_spmv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The SPMV input: a seeded random sparse n x n matrix in CSR (row: n + 1 offsets, col: sorted columns) whose
+ * row lengths are log-normal with mean avg. 0 or -1 when out of memory. */
+int mw_wl_spmv_matrix(uint32_t n, uint32_t avg, uint64_t seed, uint32_t **row, uint32_t **col);
+int mw_wl_parboil_lbm(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The LBM cell flags of an X x Y x Z box (x fastest): 1 obstacle (the faces and seeded spheres), 2 accelerated. */
+void mw_wl_lbm_flags(int64_t X, int64_t Y, int64_t Z, uint64_t seed, uint8_t *f);
+int mw_wl_libor(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* LIBOR's swaption test (swapval < 0) for each of the 15 options after the forward path of N rates, Nmat steps. */
+void mw_wl_libor_taken(int N, int Nmat, bool taken[15]);
+int mw_wl_mars_iix(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* The inverted index's input at size index sz (enum mw_kgen_size): all files' text as copied to the device (each
+ * file 256 B aligned, record-ending newlines turned into '\0'), and the map records (start in text, size, file). */
+int mw_wl_iix_docs(int sz, uint64_t seed, char **text, uint64_t *len, uint32_t **rec_off, uint32_t **rec_size,
+                   uint32_t **rec_file, uint32_t *nrec, uint32_t *nfiles);
 
 /* @group graph */
 /* The graph benchmarks' input: a seeded R-MAT (Graph500 Kronecker, A = 0.57, B = C = 0.19) undirected graph
