@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SIM_MT "moonwarp.sim"
 
@@ -713,8 +714,17 @@ static int l_workloads(lua_State *L)
     return 1;
 }
 
+/* mw.clock() -> seconds of a monotonic wall clock (os.clock is CPU time): for timing experiments */
+static int l_clock(lua_State *L)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec * 1e-9);
+    return 1;
+}
+
 static const luaL_Reg mw_funcs[] = {
-    {"sim", l_sim}, {"policies", l_policies}, {"workloads", l_workloads}, {NULL, NULL}};
+    {"sim", l_sim}, {"policies", l_policies}, {"workloads", l_workloads}, {"clock", l_clock}, {NULL, NULL}};
 
 int luaopen_moonwarp(lua_State *L)
 {
