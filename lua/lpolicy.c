@@ -50,6 +50,17 @@ struct mbox {
     uint64_t rng;
 };
 
+/* One per Lua state that runs hooks (kept in its registry): which hook call is running and how many budget
+ * ticks it has used. The count hook is armed once per hook thread and fires every `budget / BUDGET_TICKS`
+ * instructions; a call that sees more than BUDGET_TICKS firings has run more than its budget (and at most
+ * (1 + 1/BUDGET_TICKS) x budget). Coroutines a hook creates inherit the hook and count toward the same call. */
+#define BUDGET_TICKS 8
+struct lhost {
+    struct lpol *cur; /* the policy whose hook is running; NULL between calls */
+    int ticks;
+};
+static const char host_key = 'h';
+
 struct lpol {
     union {
         struct mw_policy base;
@@ -67,7 +78,11 @@ struct lpol {
     lua_State *owner; /* the state holding the refs */
     bool own_state;   /* a hook state made for a script: closed with the policy */
     lua_State *T;     /* the thread hooks run on */
-    int thread_ref, table_ref, fn[H_N];
+    int thread_ref, table_ref, ctx_ref, fn[H_N];
+    int slot[H_N];    /* the hook functions' fixed stack slots on T */
+    struct lhost *host;
+    int depth;        /* calls of this policy's hooks in progress (an event raised from inside its own hook) */
+    int nested_msgh;  /* the message handler's slot of a nested call */
     uint32_t lua_events;
     lua_Integer budget;
     struct mbox *box;
@@ -92,10 +107,33 @@ static int msgh(lua_State *L)
 
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
-    struct lpol *lp = *(struct lpol **)lua_getextraspace(L);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key);
+    struct lhost *h = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (!h || !h->cur || ++h->ticks <= BUDGET_TICKS) return; /* (no hook call running: a coroutine outside) */
     lua_getinfo(L, "Sl", ar);
     luaL_error(L, "%s:%d: instruction budget of %I exceeded (an endless loop?)", ar->short_src, ar->currentline,
-               lp->budget);
+               h->cur->budget);
+}
+
+static void arm_budget(struct lpol *lp)
+{
+    lua_Integer n = (lp->budget + BUDGET_TICKS - 1) / BUDGET_TICKS;
+    lua_sethook(lp->T, budget_hook, LUA_MASKCOUNT, (int)(n > 0 ? n : 1));
+}
+
+/* The state's lhost, made on first use. */
+static struct lhost *host_of(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        memset(lua_newuserdatauv(L, sizeof(struct lhost), 0), 0, sizeof(struct lhost));
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &host_key);
+    }
+    struct lhost *h = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return h;
 }
 
 static void fail(struct lpol *lp, int h, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -113,24 +151,51 @@ static void fail(struct lpol *lp, int h, const char *fmt, ...)
     mw_sim_fail(lp->sim, &e);
 }
 
-/* Push hook h and the context; the caller pushes its arguments and calls call(). */
+/* Push hook h and the context; the caller pushes its arguments and calls call(). Nested inside one of the
+ * policy's own hooks (only an event can be: m.l1d_flush evicts lines), T's stack belongs to that hook's frame,
+ * so the function and context come from their refs. */
 static inline lua_State *begin(struct lpol *lp, int h)
 {
     lua_State *T = lp->T;
-    lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
-    lua_pushvalue(T, S_CTX);
+    if (__builtin_expect(!lp->depth, 1)) {
+        lua_pushvalue(T, lp->slot[h]);
+        lua_pushvalue(T, S_CTX);
+    } else {
+        if (h == H_EVENT) {
+            lp->nested_msgh = lua_gettop(T) + 1;
+            lua_pushcfunction(T, msgh);
+        }
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->ctx_ref);
+    }
     return T;
 }
 
 static inline bool call(struct lpol *lp, int h, int nargs, int nres)
 {
     lua_State *T = lp->T;
-    lua_sethook(T, budget_hook, LUA_MASKCOUNT, (int)lp->budget); /* also restarts the count */
-    if (lua_pcall(T, nargs + 1, nres, S_MSGH) != LUA_OK) {
-        fail(lp, h, "%s", lua_tostring(T, -1));
-        lua_settop(T, lp->top);
+    struct lhost *ho = lp->host;
+    struct lpol *prev = ho->cur;
+    int prev_ticks = ho->ticks;
+    if (__builtin_expect(lp->depth && h != H_EVENT, 0)) {
+        lua_pop(T, nargs + 2);
+        fail(lp, h, "called again from inside one of the policy's own hooks");
         return false;
     }
+    if (__builtin_expect(lua_gethook(T) != budget_hook, 0)) arm_budget(lp); /* debug.sethook took it away */
+    int nested = lp->depth, mh = nested ? lp->nested_msgh : S_MSGH;
+    ho->cur = lp, ho->ticks = 0;
+    lp->depth++;
+    int rc = lua_pcall(T, nargs + 1, nres, mh);
+    lp->depth--;
+    ho->cur = prev, ho->ticks = prev_ticks;
+    if (__builtin_expect(rc != LUA_OK, 0)) {
+        fail(lp, h, "%s", lua_tostring(T, -1));
+        if (nested) lua_settop(T, mh - 1);
+        else lua_settop(T, lp->top);
+        return false;
+    }
+    if (__builtin_expect(nested, 0)) lua_remove(T, mh);
     return true;
 }
 
@@ -232,7 +297,7 @@ static void ws_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const
     lua_pushinteger(T, w);
     lua_pushinteger(T, (lua_Integer)in->pc);
     lua_pushinteger(T, in->op);
-    if (call(lp, H_WS_ISSUED, 5, 0)) reset_stack(lp);
+    call(lp, H_WS_ISSUED, 5, 0); /* no results: the stack is back at its fixed height */
 }
 static int ws_pick_c(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
@@ -460,7 +525,7 @@ static void rp_note(struct mw_policy_inst *pi, int h, int sm, int set, int way, 
     lua_pushinteger(T, way + 1);
     lua_pushinteger(T, (lua_Integer)line->line);
     lua_pushinteger(T, line->hits);
-    if (call(lp, h, 5, 0)) reset_stack(lp);
+    call(lp, h, 5, 0);
 }
 static void rp_touch(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
 {
@@ -505,7 +570,7 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
     lua_pushinteger(T, ev->value);
     lua_pushinteger(T, ev->aux);
     lua_pushinteger(T, (lua_Integer)ev->cycle);
-    if (call(lp, H_EVENT, 11, 0)) reset_stack(lp);
+    call(lp, H_EVENT, 11, 0);
 }
 
 /* ---- the context `m`: engine facts for hooks ----------------------------------------------------------------- */
@@ -685,6 +750,7 @@ static void destroy(struct mw_policy_inst *pi)
     else {
         for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
         luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
+        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->ctx_ref);
         luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->thread_ref);
     }
     mw_policy_inst_fini(&lp->dflt);
@@ -820,7 +886,7 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     lp->own_state = own_state;
     lp->budget = MW_LUA_BUDGET;
     lp->dpol = mw_policy_find(pt, default_names[pt]);
-    lp->thread_ref = lp->table_ref = LUA_NOREF;
+    lp->thread_ref = lp->table_ref = lp->ctx_ref = LUA_NOREF;
     for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;
     int rc = lp->dpol ? mw_policy_inst_init(&lp->dflt, lp->dpol, s, NULL, NULL, 0, e)
                       : mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no C default for %s", mw_point_names[pt]);
@@ -878,14 +944,22 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     /* the hook thread and its fixed stack: message handler, context, reused argument tables */
     lp->T = lua_newthread(L);
     lp->thread_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    *(struct lpol **)lua_getextraspace(lp->T) = lp;
+    lp->host = host_of(L);
     lua_State *T = lp->T;
     lua_pushcfunction(T, msgh);
     push_ctx(T, lp, keys, values, n);
+    lua_pushvalue(T, S_CTX);
+    lp->ctx_ref = luaL_ref(T, LUA_REGISTRYINDEX);
     lua_createtable(T, 64, 0); /* S_LIST */
     if (pt == MW_PT_DRAM_SCHED) new_cols(T, dram_cols, DRAM_COLS);
     else if (pt == MW_PT_REPLACEMENT) new_cols(T, way_cols, WAY_COLS);
+    for (int h = 0; h < H_N; h++) { /* the hook functions on fixed slots: lua_pushvalue beats a registry lookup */
+        if (lp->fn[h] == LUA_NOREF) continue;
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+        lp->slot[h] = lua_gettop(T);
+    }
     lp->top = lua_gettop(T);
+    arm_budget(lp);
 
     lp->ops.base.name = lp->name;
     lp->ops.base.desc = "a Lua policy";
