@@ -65,6 +65,18 @@ static void test_errors(void **state)
     assert_non_null(strstr(out, "ok  handles and config errors"));
 }
 
+/* When hooks are called: a bypass once per request, retries of cached requests with their cause, events from
+ * inside a policy's own hook, the budget across coroutines. */
+static void test_calls(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/calls.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  bypass decided once per request: 245760 calls"));
+    assert_non_null(strstr(out, "ok  coroutine budget"));
+}
+
 /* `moonwarp run` installs `impl: lua` policies from YAML; a failing hook exits 3 with the hook named. */
 static void test_cli_yaml(void **state)
 {
@@ -251,8 +263,8 @@ static void test_repl(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parity), cmocka_unit_test(test_errors), cmocka_unit_test(test_cli_yaml),
-        cmocka_unit_test(test_module), cmocka_unit_test(test_repl),
+        cmocka_unit_test(test_parity), cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module), cmocka_unit_test(test_repl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
