@@ -92,6 +92,66 @@ struct lpol {
     bool failed;
 };
 
+/* ---- hook states: a capped allocator ------------------------------------------------------------------------
+ * A script's hook state allocates through capped_alloc, which refuses to grow past the limit: a runaway table
+ * becomes a Lua memory error naming the hook, not the machine's memory running out. */
+struct lmem {
+    size_t used, limit;
+};
+
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct lmem *m = ud;
+    if (!ptr) osize = 0; /* then osize is the kind of object being made */
+    if (nsize == 0) {
+        free(ptr);
+        m->used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && (m->used > m->limit || nsize - osize > m->limit - m->used))
+        return NULL; /* Lua collects garbage and tries once more before raising a memory error */
+    void *p = realloc(ptr, nsize);
+    if (p) m->used = m->used - osize + nsize;
+    return p;
+}
+
+static int hook_state_panic(lua_State *L)
+{
+    fprintf(stderr, "moonwarp: unprotected error in a Lua hook state: %s\n",
+            lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+    return 0; /* abort() follows */
+}
+
+static lua_State *new_hook_state(void)
+{
+    struct lmem *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    m->used = 0;
+    m->limit = (size_t)MW_LUA_MEMORY_MIB << 20;
+    lua_State *L = lua_newstate(capped_alloc, m);
+    if (!L) {
+        free(m);
+        return NULL;
+    }
+    lua_atpanic(L, hook_state_panic);
+    return L;
+}
+
+/* The capped allocator's account of L, or NULL when L allocates some other way (a table policy in the
+ * caller's state). */
+static struct lmem *hook_state_mem(lua_State *L)
+{
+    void *ud;
+    return lua_getallocf(L, &ud) == capped_alloc ? ud : NULL;
+}
+
+static void close_hook_state(lua_State *L)
+{
+    struct lmem *m = hook_state_mem(L);
+    lua_close(L);
+    free(m);
+}
+
 /* ---- protected calls ----------------------------------------------------------------------------------- */
 
 static int msgh(lua_State *L)
@@ -190,7 +250,14 @@ static inline bool call(struct lpol *lp, int h, int nargs, int nres)
     lp->depth--;
     ho->cur = prev, ho->ticks = prev_ticks;
     if (__builtin_expect(rc != LUA_OK, 0)) {
-        fail(lp, h, "%s", lua_tostring(T, -1));
+        struct lmem *m = rc == LUA_ERRMEM ? hook_state_mem(T) : NULL;
+        if (m) { /* no message handler runs for a memory error: name where the hook is defined */
+            lua_Debug ar;
+            lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+            lua_getinfo(T, ">S", &ar);
+            fail(lp, h, "%s:%d: memory limit of %zu MiB exceeded (a table growing without end?)", ar.short_src,
+                 ar.linedefined, m->limit >> 20);
+        } else fail(lp, h, "%s", lua_tostring(T, -1));
         if (nested) lua_settop(T, mh - 1);
         else lua_settop(T, lp->top);
         return false;
@@ -746,7 +813,7 @@ static void destroy(struct mw_policy_inst *pi)
     struct lpol *lp = LP(pi);
     if (!lp) return;
     if (lp->box) lp->box->sim = NULL;
-    if (lp->own_state) lua_close(lp->owner);
+    if (lp->own_state) close_hook_state(lp->owner);
     else {
         for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
         luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
@@ -844,7 +911,7 @@ static int build(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, cons
 {
     bool taken = false;
     int rc = build_(L, idx, s, pt, keys, values, n, own_state, label, &taken, e);
-    if (rc && own_state && !taken) lua_close(L);
+    if (rc && own_state && !taken) close_hook_state(L);
     return rc;
 }
 
@@ -908,6 +975,19 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
                               mw_point_names[pt]);
         }
         lp->budget = b;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, idx, "memory") != LUA_TNIL) {
+        int isnum;
+        lua_Integer mib = lua_tointegerx(L, -1, &isnum);
+        if (!isnum || mib < 1 || mib > 65536) {
+            lua_pop(L, 1);
+            destroy(&pi);
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: memory must be a number of MiB in [1, 65536]",
+                              mw_point_names[pt]);
+        }
+        struct lmem *m = hook_state_mem(L);
+        if (m) m->limit = (size_t)mib << 20; /* a table policy lives in the caller's state, with its allocator */
     }
     lua_pop(L, 1);
     if (lua_getfield(L, idx, "events") == LUA_TTABLE) {
@@ -995,7 +1075,7 @@ int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point p
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
                          const char *const *values, int n, struct mw_err *e)
 {
-    lua_State *L = luaL_newstate();
+    lua_State *L = new_hook_state();
     if (!L) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
@@ -1011,13 +1091,13 @@ int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script,
     lua_pushcfunction(L, msgh);
     if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
         int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));
-        lua_close(L);
+        close_hook_state(L);
         return rc;
     }
     if (!lua_istable(L, -1)) {
         int rc = mw_err_set(e, MW_EINVAL, script, 0, 0, "a %s policy script must return a table of hooks, not %s",
                             mw_point_names[pt], luaL_typename(L, -1));
-        lua_close(L);
+        close_hook_state(L);
         return rc;
     }
     const char *base = strrchr(script, '/');
