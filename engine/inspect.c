@@ -40,7 +40,8 @@ int mw_inspect_l1d_line(const struct mw_sim *s, int sm, int set, int way, struct
     const struct mw_line *l = &p->l1.lines[set * p->l1.assoc + way];
     *out = (struct mw_line_info){.used = l->used, .line = l->tag, .last_access = l->last_access,
                                  .fill_time = l->fill_time, .pc = l->pc, .hits = l->hits, .warp = l->warp,
-                                 .valid = l->valid, .pending = l->pending, .meta_bytes = p->l1.meta_bytes};
+                                 .valid = l->valid, .pending = l->pending, .dirty = l->dirty,
+                                 .meta_bytes = p->l1.meta_bytes};
     if (p->l1.meta && p->l1.meta_bytes)
         out->meta = p->l1.meta + (size_t)(set * p->l1.assoc + way) * p->l1.meta_bytes;
     else out->meta_bytes = 0;

@@ -30,7 +30,8 @@ struct mw_line_info {
     uint64_t line, last_access, fill_time, pc;
     uint32_t hits;
     int warp;
-    uint8_t valid, pending;    /* sector masks */
+    uint8_t valid, pending;    /* sector masks: valid data; being filled (a reserved line has pending, no valid) */
+    uint8_t dirty;             /* sector mask (0 in the write-evict L1D) */
     const uint8_t *meta;       /* the replacement policy's per-line bytes (meta_bytes of them), or NULL */
     size_t meta_bytes;
 };

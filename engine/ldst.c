@@ -490,6 +490,7 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
         struct mw_gran_ctx gc = {.sm = sm->id, .warp = sl->warp, .pc = sl->pc, .line = q->line, .set = q->set,
                                  .need = need, .have = covered, .size = q->size};
         uint8_t full = (uint8_t)((1u << (c->l1d.line_bytes / SECTOR)) - 1);
+        if (l) l->pending |= need; /* the line being served survives an mw_l1d_flush from inside fetch */
         uint8_t f = ops->fetch ? ops->fetch(pi, &gc) : full;
         if (s->failed) return MW_STALL_NONE;
         if ((f & need) != need || (f & ~full)) {
@@ -596,8 +597,9 @@ void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
         sm->l1st.miss_queue_fail++;
         break;
     }
-    /* a failed attempt is remembered so that the bypass policy is asked again with the cause (MRPB) */
-    if (cause != MW_STALL_NONE) sl->verdict[sl->next] = (uint8_t)(0x10 + cause);
+    /* a failed attempt to cache is remembered so that the bypass policy is asked again with the cause (MRPB);
+     * a bypass is final: its request waits for the miss queue, with nothing new to decide */
+    if (cause != MW_STALL_NONE && sl->verdict[sl->next] != MW_BYPASS) sl->verdict[sl->next] = (uint8_t)(0x10 + cause);
     /* the miss queue drains into the request network after the access, in the same cycle */
     drain_missq(s, sm);
 }

@@ -102,7 +102,8 @@ struct mw_warp_sched_ops {
 
 /* ---- L1D bypass -------------------------------------------------------------------------------------------
  * Called for each coalesced request of a global load before it probes L1D, and again on each retry after a
- * reservation failure (retry = the failure cause), so reactive schemes (MRPB) can change their mind. */
+ * reservation failure of a cached request (retry = the failure cause), so reactive schemes (MRPB) can change
+ * their mind. A bypass verdict is final: the request only waits for the miss queue, and is not asked again. */
 enum mw_stall { MW_STALL_NONE = 0, MW_STALL_LINE_ALLOC, MW_STALL_MSHR, MW_STALL_MISS_QUEUE, MW_STALL_COUNT };
 struct mw_coal_req {
     uint64_t line;   /* line address (byte address of the line) */

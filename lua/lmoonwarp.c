@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SIM_MT "moonwarp.sim"
 
@@ -606,44 +607,116 @@ static int m_warps(lua_State *L)
     return 1;
 }
 
-/* sim:l1d(sm, set) -> list of the set's ways (index = way + 1) with per-line metadata */
+/* One L1D way as a table: the line's tag and sector masks, its fill state, when and by whom it was last touched,
+ * its LRU rank in the set and the replacement policy's own per-line bytes. */
+static void push_way(lua_State *L, struct mw_sim *s, int sm, int set, int w, const struct mw_line_info *li, int rank)
+{
+    lua_createtable(L, 0, 18);
+    SETI("way", w + 1);
+    SETI("set", set);
+    SETB("used", li->used);
+    if (!li->used) {
+        SETS("state", "invalid");
+        return;
+    }
+    SETS("state", !li->pending ? "valid" : li->valid ? "filling" : "reserved");
+    SETI("line", li->line);
+    SETI("valid", li->valid);
+    SETI("pending", li->pending);
+    SETI("dirty", li->dirty);
+    SETB("evictable", !li->pending);
+    SETI("last_access", li->last_access);
+    SETI("fill_time", li->fill_time);
+    SETI("lru", rank);
+    SETI("hits", li->hits);
+    SETI("pc", li->pc);
+    SETI("warp", li->warp);
+    for (int i = 0; li->pending && i < mw_inspect_mshr_entries(s); i++) { /* the MSHR entry filling it */
+        struct mw_mshr_info mi;
+        if (!mw_inspect_mshr(s, sm, i, &mi) && mi.valid && mi.line == li->line) {
+            SETI("mshr", i);
+            break;
+        }
+    }
+    if (li->meta && li->meta_bytes) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (size_t i = 0; i < li->meta_bytes; i++) {
+            char hx[3];
+            snprintf(hx, sizeof hx, "%02x", li->meta[i]);
+            luaL_addlstring(&b, hx, 2);
+        }
+        luaL_pushresult(&b);
+        lua_setfield(L, -2, "meta");
+    }
+}
+
+/* Push the ways of one set, index = way + 1. LRU rank: 1 = most recently used among the used ways, ties (same
+ * cycle) to the lower way, as repl_lru.c breaks them. */
+static void push_set(lua_State *L, struct mw_sim *s, int sm, int set)
+{
+    struct mw_line_info li[64];
+    int assoc = mw_sim_l1d_assoc(s);
+    if (assoc > 64) assoc = 64;
+    for (int w = 0; w < assoc; w++)
+        if (mw_inspect_l1d_line(s, sm, set, w, &li[w])) li[w].used = false;
+    lua_createtable(L, assoc, 3);
+    for (int w = 0; w < assoc; w++) {
+        int rank = 1;
+        for (int v = 0; v < assoc; v++)
+            if (v != w && li[v].used &&
+                (li[v].last_access > li[w].last_access || (li[v].last_access == li[w].last_access && v > w)))
+                rank++;
+        push_way(L, s, sm, set, w, &li[w], rank);
+        lua_rawseti(L, -2, w + 1);
+    }
+    SETI("set", set);
+    SETI("sm", sm);
+    struct mw_policy_inst *pi = mw_sim_policy(s, MW_PT_REPLACEMENT);
+    SETS("policy", pi->pol ? pi->pol->name : "?");
+}
+
+/* sim:l1d(sm, set) -> the set's ways (index = way + 1) with per-line metadata; sim:l1d(sm) -> every set
+ * (index = set + 1) */
 static int m_l1d(lua_State *L)
 {
     struct lsim *ls = check_idle(L, 1);
     struct mw_sim *s = check_started(L, ls);
     int sm = check_sm(L, s, 2);
-    lua_Integer set = luaL_checkinteger(L, 3);
-    if (set < 0 || set >= mw_sim_l1d_sets(s)) return luaL_error(L, "L1D set %I out of range: 0..%d", set, mw_sim_l1d_sets(s) - 1);
-    lua_newtable(L);
-    for (int w = 0; w < mw_sim_l1d_assoc(s); w++) {
-        struct mw_line_info li;
-        if (mw_inspect_l1d_line(s, sm, (int)set, w, &li)) break;
-        lua_createtable(L, 0, 12);
-        SETI("way", w + 1);
-        SETB("used", li.used);
-        if (li.used) {
-            SETI("line", li.line);
-            SETI("valid", li.valid);
-            SETI("pending", li.pending);
-            SETI("last_access", li.last_access);
-            SETI("fill_time", li.fill_time);
-            SETI("hits", li.hits);
-            SETI("pc", li.pc);
-            SETI("warp", li.warp);
-            if (li.meta && li.meta_bytes) {
-                luaL_Buffer b;
-                luaL_buffinit(L, &b);
-                for (size_t i = 0; i < li.meta_bytes; i++) {
-                    char hx[3];
-                    snprintf(hx, sizeof hx, "%02x", li.meta[i]);
-                    luaL_addlstring(&b, hx, 2);
-                }
-                luaL_pushresult(&b);
-                lua_setfield(L, -2, "meta");
-            }
+    int nsets = mw_sim_l1d_sets(s);
+    if (lua_isnoneornil(L, 3)) {
+        lua_createtable(L, nsets, 0);
+        for (int set = 0; set < nsets; set++) {
+            push_set(L, s, sm, set);
+            lua_rawseti(L, -2, set + 1);
         }
-        lua_rawseti(L, -2, w + 1);
+        return 1;
     }
+    lua_Integer set = luaL_checkinteger(L, 3);
+    if (set < 0 || set >= nsets) return luaL_error(L, "L1D set %I out of range: 0..%d", set, nsets - 1);
+    push_set(L, s, sm, (int)set);
+    return 1;
+}
+
+/* sim:l1d_line(sm, addr) -> the way holding the line of byte address addr (as in sim:l1d), or nil */
+static int m_l1d_line(lua_State *L)
+{
+    struct lsim *ls = check_idle(L, 1);
+    struct mw_sim *s = check_started(L, ls);
+    int sm = check_sm(L, s, 2);
+    uint64_t addr = (uint64_t)luaL_checkinteger(L, 3);
+    uint64_t line = addr - addr % (uint64_t)mw_sim_config(s)->l1d.line_bytes;
+    int set = mw_l1d_set_of(s, line);
+    push_set(L, s, sm, set);
+    for (int w = 1; w <= mw_sim_l1d_assoc(s); w++) {
+        lua_rawgeti(L, -1, w);
+        if (lua_getfield(L, -1, "line") == LUA_TNUMBER && (uint64_t)lua_tointeger(L, -1) == line) {
+            lua_pop(L, 1);
+            return 1;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushnil(L);
     return 1;
 }
 
@@ -703,8 +776,8 @@ static int m_dram(lua_State *L)
 static const luaL_Reg sim_methods[] = {
     {"policy", m_policy}, {"run", m_run},       {"step", m_step},     {"reset", m_reset},
     {"stats", m_stats},   {"cycle", m_cycle},   {"done", m_done},     {"close", m_close},
-    {"config", m_config}, {"warps", m_warps},   {"l1d", m_l1d},       {"mshrs", m_mshrs},
-    {"dram", m_dram},     {NULL, NULL}};
+    {"config", m_config}, {"warps", m_warps},   {"l1d", m_l1d},       {"l1d_line", m_l1d_line},
+    {"mshrs", m_mshrs},   {"dram", m_dram},     {NULL, NULL}};
 static const luaL_Reg sim_meta[] = {
     {"__gc", m_gc}, {"__close", m_gc}, {"__tostring", m_tostring}, {"__index", NULL}, {NULL, NULL}};
 
@@ -739,8 +812,17 @@ static int l_workloads(lua_State *L)
     return 1;
 }
 
+/* mw.clock() -> seconds of a monotonic wall clock (os.clock is CPU time): for timing experiments */
+static int l_clock(lua_State *L)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec * 1e-9);
+    return 1;
+}
+
 static const luaL_Reg mw_funcs[] = {
-    {"sim", l_sim}, {"policies", l_policies}, {"workloads", l_workloads}, {NULL, NULL}};
+    {"sim", l_sim}, {"policies", l_policies}, {"workloads", l_workloads}, {"clock", l_clock}, {NULL, NULL}};
 
 int luaopen_moonwarp(lua_State *L)
 {

@@ -50,6 +50,17 @@ struct mbox {
     uint64_t rng;
 };
 
+/* One per Lua state that runs hooks (kept in its registry): which hook call is running and how many budget
+ * ticks it has used. The count hook is armed once per hook thread and fires every `budget / BUDGET_TICKS`
+ * instructions; a call that sees more than BUDGET_TICKS firings has run more than its budget (and at most
+ * (1 + 1/BUDGET_TICKS) x budget). Coroutines a hook creates inherit the hook and count toward the same call. */
+#define BUDGET_TICKS 8
+struct lhost {
+    struct lpol *cur; /* the policy whose hook is running; NULL between calls */
+    int ticks;
+};
+static const char host_key = 'h';
+
 struct lpol {
     union {
         struct mw_policy base;
@@ -67,7 +78,11 @@ struct lpol {
     lua_State *owner; /* the state holding the refs */
     bool own_state;   /* a hook state made for a script: closed with the policy */
     lua_State *T;     /* the thread hooks run on */
-    int thread_ref, table_ref, fn[H_N];
+    int thread_ref, table_ref, ctx_ref, fn[H_N];
+    int slot[H_N];    /* the hook functions' fixed stack slots on T */
+    struct lhost *host;
+    int depth;        /* calls of this policy's hooks in progress (an event raised from inside its own hook) */
+    int nested_msgh;  /* the message handler's slot of a nested call */
     uint32_t lua_events;
     lua_Integer budget;
     struct mbox *box;
@@ -76,6 +91,66 @@ struct lpol {
     int prev_n, top; /* top: the fixed stack height of T */
     bool failed;
 };
+
+/* ---- hook states: a capped allocator ------------------------------------------------------------------------
+ * A script's hook state allocates through capped_alloc, which refuses to grow past the limit: a runaway table
+ * becomes a Lua memory error naming the hook, not the machine's memory running out. */
+struct lmem {
+    size_t used, limit;
+};
+
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct lmem *m = ud;
+    if (!ptr) osize = 0; /* then osize is the kind of object being made */
+    if (nsize == 0) {
+        free(ptr);
+        m->used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && (m->used > m->limit || nsize - osize > m->limit - m->used))
+        return NULL; /* Lua collects garbage and tries once more before raising a memory error */
+    void *p = realloc(ptr, nsize);
+    if (p) m->used = m->used - osize + nsize;
+    return p;
+}
+
+static int hook_state_panic(lua_State *L)
+{
+    fprintf(stderr, "moonwarp: unprotected error in a Lua hook state: %s\n",
+            lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+    return 0; /* abort() follows */
+}
+
+static lua_State *new_hook_state(void)
+{
+    struct lmem *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    m->used = 0;
+    m->limit = (size_t)MW_LUA_MEMORY_MIB << 20;
+    lua_State *L = lua_newstate(capped_alloc, m);
+    if (!L) {
+        free(m);
+        return NULL;
+    }
+    lua_atpanic(L, hook_state_panic);
+    return L;
+}
+
+/* The capped allocator's account of L, or NULL when L allocates some other way (a table policy in the
+ * caller's state). */
+static struct lmem *hook_state_mem(lua_State *L)
+{
+    void *ud;
+    return lua_getallocf(L, &ud) == capped_alloc ? ud : NULL;
+}
+
+static void close_hook_state(lua_State *L)
+{
+    struct lmem *m = hook_state_mem(L);
+    lua_close(L);
+    free(m);
+}
 
 /* ---- protected calls ----------------------------------------------------------------------------------- */
 
@@ -92,10 +167,33 @@ static int msgh(lua_State *L)
 
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
-    struct lpol *lp = *(struct lpol **)lua_getextraspace(L);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key);
+    struct lhost *h = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (!h || !h->cur || ++h->ticks <= BUDGET_TICKS) return; /* (no hook call running: a coroutine outside) */
     lua_getinfo(L, "Sl", ar);
     luaL_error(L, "%s:%d: instruction budget of %I exceeded (an endless loop?)", ar->short_src, ar->currentline,
-               lp->budget);
+               h->cur->budget);
+}
+
+static void arm_budget(struct lpol *lp)
+{
+    lua_Integer n = (lp->budget + BUDGET_TICKS - 1) / BUDGET_TICKS;
+    lua_sethook(lp->T, budget_hook, LUA_MASKCOUNT, (int)(n > 0 ? n : 1));
+}
+
+/* The state's lhost, made on first use. */
+static struct lhost *host_of(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        memset(lua_newuserdatauv(L, sizeof(struct lhost), 0), 0, sizeof(struct lhost));
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &host_key);
+    }
+    struct lhost *h = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return h;
 }
 
 static void fail(struct lpol *lp, int h, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -113,24 +211,58 @@ static void fail(struct lpol *lp, int h, const char *fmt, ...)
     mw_sim_fail(lp->sim, &e);
 }
 
-/* Push hook h and the context; the caller pushes its arguments and calls call(). */
+/* Push hook h and the context; the caller pushes its arguments and calls call(). Nested inside one of the
+ * policy's own hooks (only an event can be: m.l1d_flush evicts lines), T's stack belongs to that hook's frame,
+ * so the function and context come from their refs. */
 static inline lua_State *begin(struct lpol *lp, int h)
 {
     lua_State *T = lp->T;
-    lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
-    lua_pushvalue(T, S_CTX);
+    if (__builtin_expect(!lp->depth, 1)) {
+        lua_pushvalue(T, lp->slot[h]);
+        lua_pushvalue(T, S_CTX);
+    } else {
+        if (h == H_EVENT) {
+            lp->nested_msgh = lua_gettop(T) + 1;
+            lua_pushcfunction(T, msgh);
+        }
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->ctx_ref);
+    }
     return T;
 }
 
 static inline bool call(struct lpol *lp, int h, int nargs, int nres)
 {
     lua_State *T = lp->T;
-    lua_sethook(T, budget_hook, LUA_MASKCOUNT, (int)lp->budget); /* also restarts the count */
-    if (lua_pcall(T, nargs + 1, nres, S_MSGH) != LUA_OK) {
-        fail(lp, h, "%s", lua_tostring(T, -1));
-        lua_settop(T, lp->top);
+    struct lhost *ho = lp->host;
+    struct lpol *prev = ho->cur;
+    int prev_ticks = ho->ticks;
+    if (__builtin_expect(lp->depth && h != H_EVENT, 0)) {
+        lua_pop(T, nargs + 2);
+        fail(lp, h, "called again from inside one of the policy's own hooks");
         return false;
     }
+    if (__builtin_expect(lua_gethook(T) != budget_hook, 0)) arm_budget(lp); /* debug.sethook took it away */
+    int nested = lp->depth, mh = nested ? lp->nested_msgh : S_MSGH;
+    ho->cur = lp, ho->ticks = 0;
+    lp->depth++;
+    int rc = lua_pcall(T, nargs + 1, nres, mh);
+    lp->depth--;
+    ho->cur = prev, ho->ticks = prev_ticks;
+    if (__builtin_expect(rc != LUA_OK, 0)) {
+        struct lmem *m = rc == LUA_ERRMEM ? hook_state_mem(T) : NULL;
+        if (m) { /* no message handler runs for a memory error: name where the hook is defined */
+            lua_Debug ar;
+            lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+            lua_getinfo(T, ">S", &ar);
+            fail(lp, h, "%s:%d: memory limit of %zu MiB exceeded (a table growing without end?)", ar.short_src,
+                 ar.linedefined, m->limit >> 20);
+        } else fail(lp, h, "%s", lua_tostring(T, -1));
+        if (nested) lua_settop(T, mh - 1);
+        else lua_settop(T, lp->top);
+        return false;
+    }
+    if (__builtin_expect(nested, 0)) lua_remove(T, mh);
     return true;
 }
 
@@ -232,7 +364,7 @@ static void ws_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const
     lua_pushinteger(T, w);
     lua_pushinteger(T, (lua_Integer)in->pc);
     lua_pushinteger(T, in->op);
-    if (call(lp, H_WS_ISSUED, 5, 0)) reset_stack(lp);
+    call(lp, H_WS_ISSUED, 5, 0); /* no results: the stack is back at its fixed height */
 }
 static int ws_pick_c(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
@@ -460,7 +592,7 @@ static void rp_note(struct mw_policy_inst *pi, int h, int sm, int set, int way, 
     lua_pushinteger(T, way + 1);
     lua_pushinteger(T, (lua_Integer)line->line);
     lua_pushinteger(T, line->hits);
-    if (call(lp, h, 5, 0)) reset_stack(lp);
+    call(lp, h, 5, 0);
 }
 static void rp_touch(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
 {
@@ -505,7 +637,7 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
     lua_pushinteger(T, ev->value);
     lua_pushinteger(T, ev->aux);
     lua_pushinteger(T, (lua_Integer)ev->cycle);
-    if (call(lp, H_EVENT, 11, 0)) reset_stack(lp);
+    call(lp, H_EVENT, 11, 0);
 }
 
 /* ---- the context `m`: engine facts for hooks ----------------------------------------------------------------- */
@@ -681,10 +813,11 @@ static void destroy(struct mw_policy_inst *pi)
     struct lpol *lp = LP(pi);
     if (!lp) return;
     if (lp->box) lp->box->sim = NULL;
-    if (lp->own_state) lua_close(lp->owner);
+    if (lp->own_state) close_hook_state(lp->owner);
     else {
         for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
         luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
+        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->ctx_ref);
         luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->thread_ref);
     }
     mw_policy_inst_fini(&lp->dflt);
@@ -778,7 +911,7 @@ static int build(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, cons
 {
     bool taken = false;
     int rc = build_(L, idx, s, pt, keys, values, n, own_state, label, &taken, e);
-    if (rc && own_state && !taken) lua_close(L);
+    if (rc && own_state && !taken) close_hook_state(L);
     return rc;
 }
 
@@ -820,7 +953,7 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     lp->own_state = own_state;
     lp->budget = MW_LUA_BUDGET;
     lp->dpol = mw_policy_find(pt, default_names[pt]);
-    lp->thread_ref = lp->table_ref = LUA_NOREF;
+    lp->thread_ref = lp->table_ref = lp->ctx_ref = LUA_NOREF;
     for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;
     int rc = lp->dpol ? mw_policy_inst_init(&lp->dflt, lp->dpol, s, NULL, NULL, 0, e)
                       : mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no C default for %s", mw_point_names[pt]);
@@ -842,6 +975,19 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
                               mw_point_names[pt]);
         }
         lp->budget = b;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, idx, "memory") != LUA_TNIL) {
+        int isnum;
+        lua_Integer mib = lua_tointegerx(L, -1, &isnum);
+        if (!isnum || mib < 1 || mib > 65536) {
+            lua_pop(L, 1);
+            destroy(&pi);
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: memory must be a number of MiB in [1, 65536]",
+                              mw_point_names[pt]);
+        }
+        struct lmem *m = hook_state_mem(L);
+        if (m) m->limit = (size_t)mib << 20; /* a table policy lives in the caller's state, with its allocator */
     }
     lua_pop(L, 1);
     if (lua_getfield(L, idx, "events") == LUA_TTABLE) {
@@ -878,14 +1024,22 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     /* the hook thread and its fixed stack: message handler, context, reused argument tables */
     lp->T = lua_newthread(L);
     lp->thread_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    *(struct lpol **)lua_getextraspace(lp->T) = lp;
+    lp->host = host_of(L);
     lua_State *T = lp->T;
     lua_pushcfunction(T, msgh);
     push_ctx(T, lp, keys, values, n);
+    lua_pushvalue(T, S_CTX);
+    lp->ctx_ref = luaL_ref(T, LUA_REGISTRYINDEX);
     lua_createtable(T, 64, 0); /* S_LIST */
     if (pt == MW_PT_DRAM_SCHED) new_cols(T, dram_cols, DRAM_COLS);
     else if (pt == MW_PT_REPLACEMENT) new_cols(T, way_cols, WAY_COLS);
+    for (int h = 0; h < H_N; h++) { /* the hook functions on fixed slots: lua_pushvalue beats a registry lookup */
+        if (lp->fn[h] == LUA_NOREF) continue;
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+        lp->slot[h] = lua_gettop(T);
+    }
     lp->top = lua_gettop(T);
+    arm_budget(lp);
 
     lp->ops.base.name = lp->name;
     lp->ops.base.desc = "a Lua policy";
@@ -921,7 +1075,7 @@ int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point p
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
                          const char *const *values, int n, struct mw_err *e)
 {
-    lua_State *L = luaL_newstate();
+    lua_State *L = new_hook_state();
     if (!L) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
@@ -937,13 +1091,13 @@ int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script,
     lua_pushcfunction(L, msgh);
     if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
         int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));
-        lua_close(L);
+        close_hook_state(L);
         return rc;
     }
     if (!lua_istable(L, -1)) {
         int rc = mw_err_set(e, MW_EINVAL, script, 0, 0, "a %s policy script must return a table of hooks, not %s",
                             mw_point_names[pt], luaL_typename(L, -1));
-        lua_close(L);
+        close_hook_state(L);
         return rc;
     }
     const char *base = strrchr(script, '/');

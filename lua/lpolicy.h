@@ -12,13 +12,16 @@
 
 /* Default instruction budget of one hook call (LUA_MASKCOUNT); a table may set `budget = N`. */
 #define MW_LUA_BUDGET 1000000
+/* Default memory limit of a script's hook state, in MiB; the table may set `memory = N` (MiB). */
+#define MW_LUA_MEMORY_MIB 64
 
 /* Build a policy for point pt from the hook table at index idx of L and install it in s. The hooks run on a
  * thread of L (the caller's own state and libraries). keys/values (may be NULL) become m.params. */
 int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
                         const char *const *values, int n, struct mw_err *e);
-/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only and
- * math.random seeded from the run's seed, and install it in s. */
+/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only,
+ * math.random seeded from the run's seed and a capped allocator (MW_LUA_MEMORY_MIB or the table's `memory`),
+ * and install it in s. */
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
                          const char *const *values, int n, struct mw_err *e);
 /* Install every `impl: lua` policy of config c in s (mw_sim_create installed the C default there). */

@@ -65,6 +65,41 @@ static void test_errors(void **state)
     assert_non_null(strstr(out, "ok  handles and config errors"));
 }
 
+/* When hooks are called: a bypass once per request, retries of cached requests with their cause, events from
+ * inside a policy's own hook, the budget across coroutines. */
+static void test_calls(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/calls.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  bypass decided once per request: 245760 calls"));
+    assert_non_null(strstr(out, "ok  coroutine budget"));
+}
+
+/* A hook state's memory limit: a table growing without end stops the run naming the hook and its line. */
+static void test_limits(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/limits.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "Lua policy l1d_bypass.decide: tests/lua/bad_memory.lua:4: memory limit of 8 MiB exceeded"));
+    assert_non_null(strstr(out, "memory limit of 64 MiB exceeded"));
+    assert_non_null(strstr(out, "ok  limits"));
+}
+
+/* L1D line metadata after accesses worked out by hand on micro.stream and micro.reuse at tiny size. */
+static void test_inspect(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/inspect.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  a load's line: reserved at cycle"));
+    assert_non_null(strstr(out, "ok  LRU ranks and evictions in a one-set L1D"));
+}
+
 /* `moonwarp run` installs `impl: lua` policies from YAML; a failing hook exits 3 with the hook named. */
 static void test_cli_yaml(void **state)
 {
@@ -251,8 +286,9 @@ static void test_repl(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parity), cmocka_unit_test(test_errors), cmocka_unit_test(test_cli_yaml),
-        cmocka_unit_test(test_module), cmocka_unit_test(test_repl),
+        cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
+        cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

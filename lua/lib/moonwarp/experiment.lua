@@ -17,7 +17,7 @@ local mw = require "moonwarp"
 
 local X = {}
 
-local function clock() return os.clock() end
+local clock = mw.clock or os.clock -- wall time of each run
 
 -- The config table of one matrix cell: a base (file or table) plus an override table.
 local function merge(base, over)
