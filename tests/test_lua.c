@@ -18,26 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Run a shell command from the source tree; returns its exit status and fills out (stdout + stderr). */
-static int run_cmd(const char *cmd, char *out, size_t n)
-{
-    char full[4096];
-    snprintf(full, sizeof full, "cd '%s' && %s 2>&1", MW_SOURCE_DIR, cmd);
-    FILE *p = popen(full, "r");
-    assert_non_null(p);
-    size_t len = 0;
-    while (len + 1 < n) {
-        size_t k = fread(out + len, 1, n - 1 - len, p);
-        if (!k) break;
-        len += k;
-    }
-    out[len] = 0;
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0) {
-    }
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "runcmd.h"
 
 static char out[1 << 16];
 
