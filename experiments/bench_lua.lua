@@ -30,11 +30,7 @@ local function one(point, policy)
   return cpu, wall, cycles
 end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
-end
+local median = require("moonwarp.experiment").median
 
 print(string.format("workload %s (%s), median of %d runs each", workload, size, runs))
 print(string.format("%-16s %-8s %9s %9s %9s %9s %10s %9s %10s", "decision point", "policy", "C cpu(s)",

@@ -62,11 +62,7 @@ local function one(wl)
   return t, n
 end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
-end
+local median = require("moonwarp.experiment").median
 
 local times, insts = {}, {}
 for _, v in ipairs(variants) do times[v[1]] = {} end

@@ -120,6 +120,14 @@ function X.normalize(res, baseline)
   return res
 end
 
+-- The median of a list of numbers (sorts the list in place); nil for an empty list.
+function X.median(t)
+  table.sort(t)
+  local n = #t
+  if n == 0 then return nil end
+  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
+end
+
 function X.geomean(list)
   local s, n = 0, 0
   for _, v in ipairs(list) do
