@@ -461,6 +461,7 @@ bool mw_warp_active(const struct mw_sim *s, int sm, int w)
     int st = s->sms[sm].warps[w].state;
     return st == MW_W_ACTIVE || st == MW_W_BARRIER;
 }
+bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].state == MW_W_BARRIER; }
 int mw_warp_cta(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].cta_slot; }
 const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w)
 {

@@ -1,6 +1,8 @@
 /* Two-level warp scheduling (Narasiman et al., MICRO'11): a small active set per scheduler is scheduled
  * round-robin; a warp that issues a long-latency (global/local memory) instruction leaves it for the pending
- * queue and the oldest pending warp takes its place, so memory instructions are not issued back to back. */
+ * queue and the oldest pending warp takes its place, so memory instructions are not issued back to back.
+ * A warp that arrives at a barrier leaves the active set too, and a warp still waiting at a barrier is not
+ * promoted: otherwise an active set full of waiting warps would lock out the warps the barrier waits for. */
 #include "policies.h"
 #include "sched_state.h"
 
@@ -55,13 +57,20 @@ static void destroy(struct mw_policy_inst *pi)
     free(st);
 }
 
-static void promote(struct state *st, struct sched *s, int cap)
+static void push_pending(struct state *st, struct sched *s, int w);
+
+static void promote(struct mw_policy_inst *pi, int sm, struct state *st, struct sched *s, int cap)
 {
-    while (s->nactive < cap && s->qn > 0) {
+    int budget = s->qn; /* each entry looked at once: waiting warps go to the back */
+    while (s->nactive < cap && s->qn > 0 && budget-- > 0) {
         int w = s->queue[s->qhead];
         s->qhead = (s->qhead + 1) % (4 * st->nwarps);
         s->qn--;
         if (s->where[w] != PENDING) continue;
+        if (pi->sim && mw_warp_at_barrier(pi->sim, sm, w)) {
+            push_pending(st, s, w);
+            continue;
+        }
         s->where[w] = ACTIVE;
         s->nactive++;
     }
@@ -94,7 +103,7 @@ static bool qualify(struct mw_policy_inst *pi, int sm, int sched, int w, const s
         s->age[w] = age;
         push_pending(st, s, w);
     }
-    promote(st, s, (int)((const struct params *)pi->params)->active_warps);
+    promote(pi, sm, st, s, (int)((const struct params *)pi->params)->active_warps);
     return s->where[w] == ACTIVE;
 }
 
@@ -112,12 +121,13 @@ static void issued(struct mw_policy_inst *pi, int sm, int sched, int w, const st
     struct state *st = pi->state;
     struct sched *s = &st->s[mw_sched_index(pi, sm, sched)];
     s->last = w;
-    bool long_latency = in->op == MW_OP_LD_GLOBAL || in->op == MW_OP_LD_LOCAL || in->op == MW_OP_ATOMIC;
+    bool long_latency = in->op == MW_OP_LD_GLOBAL || in->op == MW_OP_LD_LOCAL || in->op == MW_OP_ATOMIC ||
+                        in->op == MW_OP_BARRIER;
     if ((long_latency || in->op == MW_OP_EXIT) && s->where[w] == ACTIVE) {
         s->nactive--;
         if (in->op == MW_OP_EXIT) s->where[w] = NONE;
         else push_pending(st, s, w);
-        promote(st, s, (int)((const struct params *)pi->params)->active_warps);
+        promote(pi, sm, st, s, (int)((const struct params *)pi->params)->active_warps);
     }
 }
 
