@@ -10,8 +10,7 @@
  * addresses from the blend of frame 10 on. The default size shrinks the template and search area (tSize 10,
  * sSize 16 instead of 25, 40: every size derived from them as main.cu does) and samples the two convolutions'
  * inner loops (every 2nd ja and ia, index expressions unchanged); tiny, small and paper walk them fully. Integer
- * division/modulo by the runtime
- * sizes is modelled as a fixed ALU sequence. */
+ * division/modulo by the runtime sizes is modelled as a fixed ALU sequence. */
 #include "wl_rodinia_lgen.h"
 #include "workloads.h"
 
