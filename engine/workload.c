@@ -45,6 +45,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"rodinia.streamcluster", "rodinia", "STREAMCLUSTER: kernel_compute_cost per pgain call of pFL on seeded points", "tiny|small|default|paper", mw_wl_rodinia_streamcluster},
     {"rodinia.cfd", "rodinia", "CFD euler3d: step_factor, then 3 x (compute_flux, time_step) per iteration on a seeded 4-neighbour mesh", "tiny|small|default|paper", mw_wl_rodinia_cfd},
     {"rodinia.particlefilter", "rodinia", "PARTICLEFILTER (float): likelihood, sum, normalize_weights (CDF), find_index per frame on a seeded video", "tiny|small|default|paper", mw_wl_rodinia_particlefilter},
+    {"rodinia.heartwall", "rodinia", "HEARTWALL: one kernel per frame, a CTA per tracked point (template, search-area convolution, cumulative sums, max search)", "tiny|small|default|paper", mw_wl_rodinia_heartwall},
 
     /* @group parboil-mars-libor */
     {"parboil.spmv", "parboil", "SPMV: spmv_jds on a seeded skewed sparse matrix in padded JDS, x gathered by column", "tiny|small|default|paper", mw_wl_parboil_spmv},

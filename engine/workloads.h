@@ -46,6 +46,9 @@ int mw_wl_cfd_mesh(int64_t nel, int64_t nelr, uint64_t seed, int32_t *nbr);
 int mw_wl_rodinia_particlefilter(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* PARTICLEFILTER's synthetic video I[x][y][frame] (X * Y * nfr bytes; noise from seed[0] = 0, so seed-free). */
 int mw_wl_particlefilter_video(int64_t X, int64_t Y, int64_t nfr, uint8_t *I);
+int mw_wl_rodinia_heartwall(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* HEARTWALL's seeded move of point coordinate `point` (2 * block + 0 row, + 1 column) at an update frame, in [-2, 2]. */
+int mw_wl_heartwall_offset(uint64_t seed, int64_t frame, int point);
 
 /* @group parboil-mars-libor */
 int mw_wl_parboil_spmv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);

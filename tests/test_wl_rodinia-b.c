@@ -445,6 +445,188 @@ static void test_particlefilter(void **state)
     assert_string_equal(k[7].name, "find_index_kernel");
 }
 
+/* HEARTWALL tiny: tSize 5, sSize 8 (template 11x11 = 121, search area 17x17 = 289, convolution 27x27 = 729,
+ * padded area 39x39 = 1521, selections 27x39 = 1053 and 27x27 = 729, mask 10x10 with offsets 5), the first endo
+ * and epi points (369, 408) and (390, 457), frames 0 and 1 on a 590-row frame; one CTA of 256 per point.
+ * Device arrays in cudaMalloc order, 256-byte aligned: frame, endoRow, endoCol, tEndoRowLoc, tEndoColLoc (104
+ * frames), the same for epi, endoT, epiT, then each per-point array for both points. Frame 0 copies the template
+ * d_in[ei] = frame[(Col - 25 + col - 1) * 590 + Row - 25 + row - 1]; frame 1 copies the area at
+ * frame[(col + Col - 9) * 590 + row + Row - 9], reads every d_in2 element 121 times in the convolution (each
+ * template element, in shared memory, 289 times) plus once for the padding and once for the square, stores each
+ * d_conv element twice, scans the 39 padded columns twice with lanes 156 B apart (32 lines a warp) and passes 34
+ * barriers. The mask convolution reads d_tMask (sum over i of the window length)^2 times; the max search reads
+ * each d_mask_conv element once. small (frames 0-10): frame 10 also blends the template with the frame at the
+ * position moved by the seeded offset, after tracking at the old one. */
+#define HW_FR 0x10000000ull
+static uint64_t hw_al(uint64_t b) { return (b + 255) & ~255ull; }
+struct hwlay {
+    uint64_t frame, row[2], col[2], trow[2], tcol[2], T[2], in2, conv, pad, psel, subh, hsel, sub2, sqr, sqs2, insqr,
+        tmask, mconv, end;
+};
+static void hw_layout(struct hwlay *L)
+{
+    uint64_t a = HW_FR;
+    L->frame = a, a += hw_al(590 * 609 * 4);
+    for (int s = 0; s < 2; s++) {
+        L->row[s] = a, a += 256;
+        L->col[s] = a, a += 256;
+        L->trow[s] = a, a += hw_al(104 * 4);
+        L->tcol[s] = a, a += hw_al(104 * 4);
+    }
+    L->T[0] = a, a += hw_al(121 * 4);
+    L->T[1] = a, a += hw_al(121 * 4);
+    uint64_t *arr[12] = {&L->in2, &L->conv, &L->pad, &L->psel, &L->subh, &L->hsel, &L->sub2, &L->sqr, &L->sqs2,
+                         &L->insqr, &L->tmask, &L->mconv};
+    const uint64_t el[12] = {289, 729, 1521, 1053, 1053, 729, 729, 289, 729, 121, 729, 729};
+    for (int k = 0; k < 12; k++) *arr[k] = a, a += 2 * hw_al(el[k] * 4);
+    L->end = a;
+}
+#define HW_NK 11
+struct hwcount {
+    struct hwlay L;
+    uint64_t hash;
+    uint32_t grid[HW_NK], block[HW_NK], shmem[HW_NK];
+    uint64_t *frame_ld[HW_NK][2];
+    int nframe_ld[HW_NK][2];
+    uint32_t in2_ld[2][289], tpl_lds[2][121], conv_st[2][729], mconv_ld[2][729];
+    uint64_t tm_ld, bars[HW_NK], scan32_ld, scan32_st, in2_st_bad, trow_st[HW_NK][2], tpl_st[2][121];
+};
+static int hw_in(uint64_t a, uint64_t base, uint64_t n) { return a >= base && a < base + n * 4; }
+static void hw_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct hwcount *c = arg;
+    struct hwlay *L = &c->L;
+    hash_cb(&c->hash, k, in);
+    int f = (int)k->id - 1, b = (int)cur_cta;
+    assert_true(f < HW_NK && b < 2);
+    c->grid[f] = k->grid[0], c->block[f] = k->block[0], c->shmem[f] = k->shmem;
+    if (in->op == MW_OP_BARRIER && b == 0 && cur_warp == 0) c->bars[f]++;
+    if (in->op == MW_OP_LD_GLOBAL || in->op == MW_OP_ST_GLOBAL) {
+        bool ld = in->op == MW_OP_LD_GLOBAL;
+        uint64_t a0 = in->addr[__builtin_ctz(in->mask)];
+        uint64_t in2 = L->in2 + (uint64_t)b * hw_al(289 * 4), pad = L->pad + (uint64_t)b * hw_al(1521 * 4);
+        if (ld && hw_in(a0, pad, 1521) && lines_of(in) == 32) c->scan32_ld++;
+        if (!ld && hw_in(a0, pad, 1521) && lines_of(in) == 32) c->scan32_st++;
+        if (!ld && hw_in(a0, in2, 289) && lines_of(in) != 1) c->in2_st_bad++;
+        for (int l = 0; l < 32; l++) {
+            if (!(in->mask >> l & 1u)) continue;
+            uint64_t a = in->addr[l];
+            if (ld && hw_in(a, L->frame, 590 * 609)) {
+                int n = c->nframe_ld[f][b]++;
+                c->frame_ld[f][b] = realloc(c->frame_ld[f][b], (size_t)(n + 1) * 8);
+                c->frame_ld[f][b][n] = (a - L->frame) / 4;
+            } else if (ld && hw_in(a, in2, 289) && f == 1)
+                c->in2_ld[b][(a - in2) / 4]++;
+            else if (!ld && hw_in(a, L->conv + (uint64_t)b * hw_al(729 * 4), 729) && f == 1)
+                c->conv_st[b][(a - L->conv - (uint64_t)b * hw_al(729 * 4)) / 4]++;
+            else if (ld && hw_in(a, L->tmask + (uint64_t)b * hw_al(729 * 4), 729) && f == 1)
+                c->tm_ld++;
+            else if (ld && hw_in(a, L->mconv + (uint64_t)b * hw_al(729 * 4), 729) && f == 1)
+                c->mconv_ld[b][(a - L->mconv - (uint64_t)b * hw_al(729 * 4)) / 4]++;
+            else if (!ld && hw_in(a, L->trow[b], 104)) c->trow_st[f][b] = a;
+            else if (!ld && hw_in(a, L->T[b], 121) && f == 0) c->tpl_st[b][(a - L->T[b]) / 4]++;
+        }
+    }
+    if (in->op == MW_OP_LD_SHARED && f == 1)
+        for (int l = 0; l < 32; l++)
+            if ((in->mask >> l & 1u) && in->addr[l] < 121 * 4) c->tpl_lds[b][in->addr[l] / 4]++;
+}
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+/* the frame words of a (2h+1)^2 window whose top-left pixel is (r0, c0), 0-based, column-major */
+static void hw_win(uint64_t *out, int n, int64_t r0, int64_t c0)
+{
+    for (int cc = 0; cc < n; cc++)
+        for (int r = 0; r < n; r++) out[cc * n + r] = (uint64_t)((c0 + cc) * 590 + r0 + r);
+}
+static void hw_same(uint64_t *got, int ngot, uint64_t *want, int nwant)
+{
+    assert_int_equal(ngot, nwant);
+    qsort(got, (size_t)ngot, 8, cmp_u64);
+    qsort(want, (size_t)nwant, 8, cmp_u64);
+    for (int i = 0; i < ngot; i++) assert_true(got[i] == want[i]);
+}
+static void hw_free_count(struct hwcount *c)
+{
+    for (int f = 0; f < HW_NK; f++) free(c->frame_ld[f][0]), free(c->frame_ld[f][1]);
+    memset(c, 0, sizeof *c);
+    hw_layout(&c->L);
+}
+static void test_heartwall(void **state)
+{
+    (void)state;
+    static const int64_t R[2] = {369, 390}, C[2] = {408, 457};
+    struct hwcount *c = calloc(1, sizeof *c);
+    hw_layout(&c->L);
+    assert_int_equal(raw_walk("rodinia.heartwall", "tiny", 1, hw_cb, c), 2);
+    uint64_t want[400];
+    for (int f = 0; f < 2; f++) {
+        assert_int_equal(c->grid[f], 2);
+        assert_int_equal(c->block[f], 256);
+        assert_int_equal(c->shmem[f], 2601 * 4 + 51 * 8 + 131 * 8 + 12);
+    }
+    assert_int_equal(c->bars[0], 0);
+    assert_int_equal(c->bars[1], 34);
+    for (int b = 0; b < 2; b++) {
+        /* frame 0: the template window, stored once per element; tx 0 records the start at tRowLoc[pno*104 + 0] */
+        hw_win(want, 11, R[b] - 26, C[b] - 26);
+        hw_same(c->frame_ld[0][b], c->nframe_ld[0][b], want, 121);
+        for (int i = 0; i < 121; i++) assert_int_equal(c->tpl_st[b][i], 1);
+        assert_true(c->trow_st[0][b] == c->L.trow[b]);
+        /* frame 1: the search area; the tracked location goes to tRowLoc[1] */
+        hw_win(want, 17, R[b] - 9, C[b] - 9);
+        hw_same(c->frame_ld[1][b], c->nframe_ld[1][b], want, 289);
+        assert_true(c->trow_st[1][b] == c->L.trow[b] + 4);
+        for (int i = 0; i < 289; i++) assert_int_equal(c->in2_ld[b][i], 121 + 1 + 1);
+        for (int i = 0; i < 121; i++) assert_int_equal(c->tpl_lds[b][i], 289);
+        for (int i = 0; i < 729; i++) assert_int_equal(c->conv_st[b][i], 2);
+        for (int i = 0; i < 729; i++) assert_int_equal(c->mconv_ld[b][i], 1);
+    }
+    /* the two vertical scans: warp 0's 32 columns, 39 positions, a load and a store each */
+    assert_int_equal(c->scan32_ld, 2 * 2 * 39);
+    assert_int_equal(c->scan32_st, 2 * 2 * 39);
+    assert_int_equal(c->in2_st_bad, 0);
+    int64_t win = 0;
+    for (int64_t i = 6; i <= 32; i++) win += (i < 27 ? i : 27) - (i - 9 > 1 ? i - 9 : 1) + 1;
+    assert_int_equal(c->tm_ld, 2 * win * win);
+    uint64_t h = c->hash;
+    hw_free_count(c);
+    raw_walk("rodinia.heartwall", "tiny", 1, hw_cb, c);
+    assert_true(c->hash == h);
+    hw_free_count(c);
+    /* small: frames 0-10; frame 10 tracks at the start position, then blends at the moved one */
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        assert_int_equal(raw_walk("rodinia.heartwall", "small", seed, hw_cb, c), 11);
+        for (int b = 0; b < 2; b++) {
+            for (int f = 1; f < 10; f++) assert_int_equal(c->nframe_ld[f][b], 289);
+            hw_win(want, 17, R[b] - 9, C[b] - 9);
+            int64_t nr = R[b] + mw_wl_heartwall_offset(seed, 10, 2 * b);
+            int64_t nc = C[b] + mw_wl_heartwall_offset(seed, 10, 2 * b + 1);
+            hw_win(want + 289, 11, nr - 26, nc - 26);
+            hw_same(c->frame_ld[10][b], c->nframe_ld[10][b], want, 289 + 121);
+            assert_true(c->trow_st[10][b] == c->L.trow[b] + 40);
+        }
+        assert_int_equal(c->bars[10], 34);
+        if (seed == 1) h = c->hash;
+        hw_free_count(c);
+    }
+    assert_true(mw_wl_heartwall_offset(1, 10, 0) != mw_wl_heartwall_offset(2, 10, 0) ||
+                mw_wl_heartwall_offset(1, 10, 1) != mw_wl_heartwall_offset(2, 10, 1));
+    raw_walk("rodinia.heartwall", "small", 2, hw_cb, c);
+    assert_true(c->hash != h);
+    hw_free_count(c);
+    free(c);
+    struct mw_kernel k[20];
+    assert_int_equal(shapes("rodinia.heartwall", "default", k, 20), 2);
+    check_shape(&k[1], 51, 1, 256, 1);
+    assert_int_equal(shapes("rodinia.heartwall", "paper", k, 20), 20);
+    check_shape(&k[19], 51, 1, 256, 1);
+    assert_int_equal(k[19].shmem, 11872);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_streamcluster),
         cmocka_unit_test(test_cfd),
         cmocka_unit_test(test_particlefilter),
+        cmocka_unit_test(test_heartwall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
