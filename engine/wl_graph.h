@@ -182,6 +182,27 @@ static inline uint32_t gr_edge_lanes(struct gr_warp *w, uint32_t mask, const uin
         CO_YIELD(w);                                                                                         \
     } while (0)
 
+/* After the prologue, a load of tid's flag at 0x30 and its branch at 0x40: for the lanes of mask that passed,
+ * r4 = tid's offset at 0x50 and the bounds of their edge walk into r5, r6 at 0x60, 0x70 (x, y set). */
+#define GR_FLAGGED_RANGE(w, o, g, mask, vlist)                                                               \
+    do {                                                                                                     \
+        gr_ranges(w, g, mask);                                                                               \
+        gi_alu(o, 0x50, mask, 4, 1, 0);                                                                      \
+        CO_YIELD(w);                                                                                         \
+        GR_VLIST(w, o, 0x60, mask, 5, 4, vlist);                                                             \
+    } while (0)
+
+/* dest = elist[i] of the lanes' current edges x + it: r = &elist[i] (from the cursor in register i) at pc,
+ * r + 1 = elist[i] at pc + 0x10. */
+#define GR_ELIST(w, o, pc, mask, r, i, elist)                                                                \
+    do {                                                                                                     \
+        gi_alu(o, pc, mask, r, i, 0);                                                                        \
+        CO_YIELD(w);                                                                                         \
+        gi_ld(o, (pc) + 0x10, mask, 8, (r) + 1, r);                                                          \
+        FOR_LANES(mask, l) o->addr[l] = (elist) + ((w)->x[l] + (uint64_t)(w)->it) * 8;                      \
+        CO_YIELD(w);                                                                                         \
+    } while (0)
+
 /* An initialize kernel: if (tid < n) { arr0[tid] = ...; arr1[tid] = ...; } (up to four arrays). */
 struct gr_init {
     uint64_t nthreads; /* first in every launch's data: the guard tid < nthreads reads it */

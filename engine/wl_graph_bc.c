@@ -79,6 +79,20 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     CO_END(w);
 }
 
+/* Both phases open with: if (dist[tid] != level) return; the edge range of tid (lanes w->a), or to done. */
+#define LEVEL_RANGE(level)                                                                                   \
+    do {                                                                                                     \
+        gr_tids(w->v, t0, mask);                                                                             \
+        GR_PROLOGUE(w, o, mask);                                                                             \
+        gi_ldx(o, 0x30, mask, 4, 3, 2, b->dist, w->v); /* dist[tid] */                                       \
+        CO_YIELD(w);                                                                                         \
+        GR_WHERE(w->a, mask, l, lv[w->v[l]] == (level));                                                     \
+        gi_br(o, 0x40, mask, 3, 0);                                                                          \
+        CO_YIELD(w);                                                                                         \
+        if (!w->a) goto done;                                                                                \
+        GR_FLAGGED_RANGE(w, o, g, w->a, b->vlist);                                                           \
+    } while (0)
+
 /* kernel_forward_phase: if (dist[tid] != curr) return; for (i = start; i < end; i++) { w = elist[i];
  * if (dist[w] == INF) { dist[w] = curr + 1; *over = false; } if (dist[w] == curr + 1)
  * atomicAdd(&sigma[w], sigma[u]); } */
@@ -92,28 +106,13 @@ static int gen_fwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     const int32_t *lv = b->lv + (size_t)L->root * g->n;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    gr_tids(w->v, t0, mask);
-    GR_PROLOGUE(w, o, mask);
-    gi_ldx(o, 0x30, mask, 4, 3, 2, b->dist, w->v); /* dist[tid] */
-    CO_YIELD(w);
-    GR_WHERE(w->a, mask, l, lv[w->v[l]] == (int32_t)L->curr);
-    gi_br(o, 0x40, mask, 3, 0);
-    CO_YIELD(w);
-    if (!w->a) goto done;
-    gr_ranges(w, g, w->a);
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    GR_VLIST(w, o, 0x60, w->a, 5, 4, b->vlist);
+    LEVEL_RANGE((int32_t)L->curr);
     for (w->it = 0;; w->it++) {
         w->b = gr_edge_lanes(w, w->a, g->col);
         gi_br(o, 0x80, w->a, 5, 6);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0x90, w->b, 7, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xa0, w->b, 8, 8, 7); /* w = elist[i] */
-        FOR_LANES(w->b, l) o->addr[l] = b->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */
         gi_alu(o, 0xb0, w->b, 9, 8, 0);
         CO_YIELD(w);
         gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */
@@ -157,18 +156,7 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     const int32_t *lv = b->lv + (size_t)L->root * g->n;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    gr_tids(w->v, t0, mask);
-    GR_PROLOGUE(w, o, mask);
-    gi_ldx(o, 0x30, mask, 4, 3, 2, b->dist, w->v); /* dist[tid] */
-    CO_YIELD(w);
-    GR_WHERE(w->a, mask, l, lv[w->v[l]] == (int32_t)L->curr - 1);
-    gi_br(o, 0x40, mask, 3, 0);
-    CO_YIELD(w);
-    if (!w->a) goto done;
-    gr_ranges(w, g, w->a);
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    GR_VLIST(w, o, 0x60, w->a, 5, 4, b->vlist);
+    LEVEL_RANGE((int32_t)L->curr - 1);
     gi_alu(o, 0x78, w->a, 20, 0, 0); /* sum = 0 */
     CO_YIELD(w);
     for (w->it = 0;; w->it++) {
@@ -176,11 +164,7 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
         gi_br(o, 0x80, w->a, 5, 6);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0x90, w->b, 7, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xa0, w->b, 8, 8, 7); /* w = elist[i] */
-        FOR_LANES(w->b, l) o->addr[l] = b->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */
         gi_alu(o, 0xb0, w->b, 9, 8, 0);
         CO_YIELD(w);
         gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */

@@ -37,10 +37,7 @@ static int gen_dc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
         gi_br(o, 0x50, mask, 3, 4);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0x60, w->b, 5, 3, 0);
-        CO_YIELD(w);
-        gi_ldx(o, 0x70, w->b, 8, 6, 5, d->elist, w->z); /* dest = elist[i] */
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x60, w->b, 5, 3, d->elist); /* dest = elist[i] */
         gi_alu(o, 0x80, w->b, 7, 6, 0); /* &vplist[dest] */
         CO_YIELD(w);
         gi_atom(o, 0x90, w->b, 0, 7, 0);

@@ -81,10 +81,7 @@ static int gen_gc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
     gi_br(o, 0x40, mask, 3, 0);
     CO_YIELD(w);
     if (!w->a) goto done;
-    gr_ranges(w, g, w->a);
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    GR_VLIST(w, o, 0x60, w->a, 5, 4, c->vlist);
+    GR_FLAGGED_RANGE(w, o, g, w->a, c->vlist);
     gi_ldx(o, 0x80, w->a, 4, 7, 2, c->rand, w->v); /* local_rand = randlist[vid] */
     CO_YIELD(w);
     w->b = w->a; /* lanes still scanning */
@@ -95,11 +92,7 @@ static int gen_gc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
         CO_YIELD(w);
         if (!w->b) break;
         FOR_LANES(w->b, l) w->z[l] = g->col[w->x[l] + (uint64_t)w->it];
-        gi_alu(o, 0xa0, w->b, 8, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xb0, w->b, 8, 9, 8); /* dest = elist[i] */
-        FOR_LANES(w->b, l) o->addr[l] = c->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0xa0, w->b, 8, 5, c->elist); /* dest = elist[i] */
         gi_alu(o, 0xc0, w->b, 10, 9, 0);
         CO_YIELD(w);
         gi_ldx(o, 0xd0, w->b, 4, 11, 10, c->vpl, w->z); /* vplist[dest] */

@@ -90,10 +90,7 @@ static int gen_relax(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
     gi_br(o, 0x40, mask, 3, 0);
     CO_YIELD(w);
     if (!w->a) goto done;
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    gr_ranges(w, g, w->a);
-    GR_VLIST(w, o, 0x60, w->a, 5, 4, s->vlist); /* start, end */
+    GR_FLAGGED_RANGE(w, o, g, w->a, s->vlist); /* start, end */
     gi_alu(o, 0x80, w->a, 7, 1, 0);
     CO_YIELD(w);
     gi_ldx(o, 0x90, w->a, 4, 8, 7, s->vpl, w->v); /* cost = vplist[tid] */
@@ -103,10 +100,7 @@ static int gen_relax(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
         gi_br(o, 0xa0, w->a, 5, 6); /* i < end */
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0xb0, w->b, 9, 5, 0);
-        CO_YIELD(w);
-        gi_ldx(o, 0xc0, w->b, 8, 10, 9, s->elist, w->z); /* vid = elist[i] */
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0xb0, w->b, 9, 5, s->elist); /* vid = elist[i] */
         gi_ldx(o, 0xd0, w->b, 4, 12, 9, s->epl, w->z); /* eplist[i] */
         CO_YIELD(w);
         gi_alu(o, 0xe0, w->b, 13, 8, 12); /* cost + eplist[i] */

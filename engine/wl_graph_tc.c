@@ -202,11 +202,7 @@ static int gen_count(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
         gi_br(o, 0x60, mask, 3, 5);
         CO_YIELD(w);
         if (!w->a) break;
-        gi_alu(o, 0x70, w->a, 6, 3, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0x80, w->a, 8, 7, 6); /* dest = elist[i] */
-        FOR_LANES(w->a, l) o->addr[l] = t->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x70, w->a, 6, 3, t->elist); /* dest = elist[i] */
         w->b = 0;
         FOR_LANES(w->a, l) if ((w->z[l] = s[w->x[l] + (uint64_t)w->it]) > w->v[l]) w->b |= 1u << l;
         gi_br(o, 0x90, w->a, 1, 7); /* tid > dest: continue */
