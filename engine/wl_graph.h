@@ -35,9 +35,11 @@ static inline uint64_t gr_alloc(uint64_t *top, uint64_t bytes)
     return a;
 }
 
-/* Resumable generator: `line` in the warp state records where to continue. */
+/* Resumable generator: `line` in the warp state records where to continue. Every CO_YIELD takes its own
+ * __COUNTER__ value, so one macro below may yield several times. */
 #define CO_BEGIN(w) switch ((w)->line) { case 0:
-#define CO_YIELD(w) do { (w)->line = __LINE__; return 1; case __LINE__:; } while (0)
+#define CO_YIELD_AT(w, n) do { (w)->line = (n); return 1; case (n):; } while (0)
+#define CO_YIELD(w) CO_YIELD_AT(w, __COUNTER__ + 1)
 #define CO_END(w) } (w)->line = -1; return 0
 
 #define FOR_LANES(m, l)                                                                                      \
@@ -90,6 +92,39 @@ static inline void gi_addr(struct mw_inst *o, uint32_t mask, uint64_t base, cons
 {
     FOR_LANES(mask, l) o->addr[l] = base + idx[l] * scale;
 }
+/* d = base[idx] with elements of `width` bytes */
+static inline void gi_ldx(struct mw_inst *o, uint64_t pc, uint32_t mask, uint8_t width, uint16_t d, uint16_t a,
+                          uint64_t base, const uint64_t *idx)
+{
+    gi_ld(o, pc, mask, width, d, a);
+    gi_addr(o, mask, base, idx, width);
+}
+/* base[idx] = v with elements of `width` bytes */
+static inline void gi_stx(struct mw_inst *o, uint64_t pc, uint32_t mask, uint8_t width, uint16_t a, uint16_t v,
+                          uint64_t base, const uint64_t *idx)
+{
+    gi_st(o, pc, mask, width, a, v);
+    gi_addr(o, mask, base, idx, width);
+}
+/* *flag = true or false: a one-byte store of every lane of mask to the same address (d_over, changed) */
+static inline void gi_flag(struct mw_inst *o, uint64_t pc, uint32_t mask, uint64_t flag)
+{
+    gi_st(o, pc, mask, 1, 0, 0);
+    FOR_LANES(mask, l) o->addr[l] = flag;
+}
+
+/* r = the lanes of mask for which cond (on lane l) holds */
+#define GR_WHERE(r, mask, l, cond)                                                                           \
+    do {                                                                                                     \
+        (r) = 0;                                                                                             \
+        FOR_LANES(mask, l) if (cond) (r) |= 1u << l;                                                         \
+    } while (0)
+
+/* Each lane's thread id: one thread per vertex. */
+static inline void gr_tids(uint64_t *v, const struct mw_tctx *t0, uint32_t mask)
+{
+    FOR_LANES(mask, l) v[l] = t0->gtid + (uint64_t)l;
+}
 
 /* Lanes of `mask` whose bit is set in a per-vertex bitmap. */
 static inline uint32_t gr_bits(const uint64_t *bm, const uint64_t *v, uint32_t mask)
@@ -109,6 +144,65 @@ struct gr_warp {
     uint64_t v[MW_WARP_SIZE], x[MW_WARP_SIZE], y[MW_WARP_SIZE], z[MW_WARP_SIZE];
 };
 
+/* The out-edge range [x, y) of each lane's vertex v. */
+static inline void gr_ranges(struct gr_warp *w, const struct mw_graph *g, uint32_t mask)
+{
+    FOR_LANES(mask, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
+}
+/* Lanes of mask whose edge x + it is before y; z = that edge's index, or with col its target col[edge]. */
+static inline uint32_t gr_edge_lanes(struct gr_warp *w, uint32_t mask, const uint32_t *col)
+{
+    uint32_t r = 0;
+    FOR_LANES(mask, l) if (w->x[l] + (uint64_t)w->it < w->y[l]) {
+        uint64_t i = w->x[l] + (uint64_t)w->it;
+        r |= 1u << l, w->z[l] = col ? col[i] : i;
+    }
+    return r;
+}
+
+/* The opening of a one-thread-per-vertex kernel, pc 0x00..0x20: r1 = tid = blockIdx.x * blockDim.x +
+ * threadIdx.x; if (tid >= n) return; r2 = tid's element offset. */
+#define GR_PROLOGUE(w, o, mask)                                                                              \
+    do {                                                                                                     \
+        gi_alu(o, 0x00, mask, 1, 0, 0);                                                                      \
+        CO_YIELD(w);                                                                                         \
+        gi_br(o, 0x10, mask, 1, 0);                                                                          \
+        CO_YIELD(w);                                                                                         \
+        gi_alu(o, 0x20, mask, 2, 1, 0);                                                                      \
+        CO_YIELD(w);                                                                                         \
+    } while (0)
+
+/* start = vlist[v] into register r at pc, end = vlist[v + 1] into r + 1 at pc + 0x10, both from the offset in
+ * register a: the bounds of a vertex's edge walk. */
+#define GR_VLIST(w, o, pc, mask, r, a, vlist)                                                                \
+    do {                                                                                                     \
+        gi_ldx(o, pc, mask, 8, r, a, vlist, (w)->v);                                                         \
+        CO_YIELD(w);                                                                                         \
+        gi_ldx(o, (pc) + 0x10, mask, 8, (r) + 1, a, (vlist) + 8, (w)->v);                                    \
+        CO_YIELD(w);                                                                                         \
+    } while (0)
+
+/* After the prologue, a load of tid's flag at 0x30 and its branch at 0x40: for the lanes of mask that passed,
+ * r4 = tid's offset at 0x50 and the bounds of their edge walk into r5, r6 at 0x60, 0x70 (x, y set). */
+#define GR_FLAGGED_RANGE(w, o, g, mask, vlist)                                                               \
+    do {                                                                                                     \
+        gr_ranges(w, g, mask);                                                                               \
+        gi_alu(o, 0x50, mask, 4, 1, 0);                                                                      \
+        CO_YIELD(w);                                                                                         \
+        GR_VLIST(w, o, 0x60, mask, 5, 4, vlist);                                                             \
+    } while (0)
+
+/* dest = elist[i] of the lanes' current edges x + it: r = &elist[i] (from the cursor in register i) at pc,
+ * r + 1 = elist[i] at pc + 0x10. */
+#define GR_ELIST(w, o, pc, mask, r, i, elist)                                                                \
+    do {                                                                                                     \
+        gi_alu(o, pc, mask, r, i, 0);                                                                        \
+        CO_YIELD(w);                                                                                         \
+        gi_ld(o, (pc) + 0x10, mask, 8, (r) + 1, r);                                                          \
+        FOR_LANES(mask, l) o->addr[l] = (elist) + ((w)->x[l] + (uint64_t)(w)->it) * 8;                      \
+        CO_YIELD(w);                                                                                         \
+    } while (0)
+
 /* An initialize kernel: if (tid < n) { arr0[tid] = ...; arr1[tid] = ...; } (up to four arrays). */
 struct gr_init {
     uint64_t nthreads; /* first in every launch's data: the guard tid < nthreads reads it */
@@ -125,5 +219,20 @@ struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, ui
                                  int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
                                             struct mw_inst *, struct mw_err *),
                                  size_t scratch);
+/* gr_launch with struct gr_warp as the scratch */
+struct mw_kgen_kernel *gr_kernel(struct mw_kgen_program *p, const char *name, uint64_t nthreads, uint32_t nregs,
+                                 const void *data,
+                                 int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
+                                            struct mw_inst *, struct mw_err *));
+/* Append the "initialize" launch of `init` (init->nthreads threads). NULL when out of memory. */
+struct mw_kgen_kernel *gr_launch_init(struct mw_kgen_program *p, uint32_t nregs, const struct gr_init *init);
+
+/* cudaGraphCopy's arrays, allocated after the model's own: vlist (n + 1 offsets), elist (m targets), 8 bytes
+ * each. */
+void gr_alloc_graph(uint64_t *top, const struct mw_graph *g, uint64_t *vlist, uint64_t *elist);
+/* Out of memory while building p: free the launches and the model's state; the error code. */
+int gr_fail(struct mw_kgen_program *p, struct mw_err *e);
+/* The splitmix64 step the R-MAT generator draws from, for models that draw more per-vertex values. */
+uint64_t gr_splitmix(uint64_t *s);
 
 #endif

@@ -50,11 +50,6 @@ static int32_t levels(const struct mw_graph *g, uint32_t r, int32_t *lv, uint32_
     return maxl;
 }
 
-static void tid_prologue(struct gr_warp *w, const struct mw_tctx *t0, uint32_t mask)
-{
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-}
-
 /* kernel_init: dist[tid] = INF; sigma[tid] = 0; delta[tid] = 0; if (tid == root) { dist = 0; sigma = 1; } */
 static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
                     struct mw_inst *o, struct mw_err *e)
@@ -64,36 +59,39 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     const struct bc *b = L->b;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    tid_prologue(w, t0, mask);
-    gi_alu(o, 0x00, mask, 1, 0, 0);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_stx(o, 0x30, mask, 4, 2, 0, b->dist, w->v);
     CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
+    gi_stx(o, 0x40, mask, 4, 2, 0, b->sigma, w->v);
     CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
+    gi_stx(o, 0x50, mask, 4, 2, 0, b->delta, w->v);
     CO_YIELD(w);
-    gi_st(o, 0x30, mask, 4, 2, 0);
-    gi_addr(o, mask, b->dist, w->v, 4);
-    CO_YIELD(w);
-    gi_st(o, 0x40, mask, 4, 2, 0);
-    gi_addr(o, mask, b->sigma, w->v, 4);
-    CO_YIELD(w);
-    gi_st(o, 0x50, mask, 4, 2, 0);
-    gi_addr(o, mask, b->delta, w->v, 4);
-    CO_YIELD(w);
-    w->a = 0;
-    FOR_LANES(mask, l) if (w->v[l] == L->root) w->a |= 1u << l;
+    GR_WHERE(w->a, mask, l, w->v[l] == L->root);
     gi_br(o, 0x60, mask, 1, 0);
     CO_YIELD(w);
     if (w->a) {
-        gi_st(o, 0x70, w->a, 4, 2, 0);
-        gi_addr(o, w->a, b->dist, w->v, 4);
+        gi_stx(o, 0x70, w->a, 4, 2, 0, b->dist, w->v);
         CO_YIELD(w);
-        gi_st(o, 0x80, w->a, 4, 2, 0);
-        gi_addr(o, w->a, b->sigma, w->v, 4);
+        gi_stx(o, 0x80, w->a, 4, 2, 0, b->sigma, w->v);
         CO_YIELD(w);
     }
     CO_END(w);
 }
+
+/* Both phases open with: if (dist[tid] != level) return; the edge range of tid (lanes w->a), or to done. */
+#define LEVEL_RANGE(level)                                                                                   \
+    do {                                                                                                     \
+        gr_tids(w->v, t0, mask);                                                                             \
+        GR_PROLOGUE(w, o, mask);                                                                             \
+        gi_ldx(o, 0x30, mask, 4, 3, 2, b->dist, w->v); /* dist[tid] */                                       \
+        CO_YIELD(w);                                                                                         \
+        GR_WHERE(w->a, mask, l, lv[w->v[l]] == (level));                                                     \
+        gi_br(o, 0x40, mask, 3, 0);                                                                          \
+        CO_YIELD(w);                                                                                         \
+        if (!w->a) goto done;                                                                                \
+        GR_FLAGGED_RANGE(w, o, g, w->a, b->vlist);                                                           \
+    } while (0)
 
 /* kernel_forward_phase: if (dist[tid] != curr) return; for (i = start; i < end; i++) { w = elist[i];
  * if (dist[w] == INF) { dist[w] = curr + 1; *over = false; } if (dist[w] == curr + 1)
@@ -108,63 +106,30 @@ static int gen_fwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     const int32_t *lv = b->lv + (size_t)L->root * g->n;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    tid_prologue(w, t0, mask);
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 4, 3, 2); /* dist[tid] */
-    gi_addr(o, mask, b->dist, w->v, 4);
-    CO_YIELD(w);
-    w->a = 0;
-    FOR_LANES(mask, l) if (lv[w->v[l]] == (int32_t)L->curr) w->a |= 1u << l;
-    gi_br(o, 0x40, mask, 3, 0);
-    CO_YIELD(w);
-    if (!w->a) goto done;
-    FOR_LANES(w->a, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x60, w->a, 8, 5, 4);
-    gi_addr(o, w->a, b->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x70, w->a, 8, 6, 4);
-    FOR_LANES(w->a, l) o->addr[l] = b->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    LEVEL_RANGE((int32_t)L->curr);
     for (w->it = 0;; w->it++) {
-        w->b = 0;
-        FOR_LANES(w->a, l) if (w->x[l] + (uint64_t)w->it < w->y[l]) w->b |= 1u << l, w->z[l] = g->col[w->x[l] + (uint64_t)w->it];
+        w->b = gr_edge_lanes(w, w->a, g->col);
         gi_br(o, 0x80, w->a, 5, 6);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0x90, w->b, 7, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xa0, w->b, 8, 8, 7); /* w = elist[i] */
-        FOR_LANES(w->b, l) o->addr[l] = b->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */
         gi_alu(o, 0xb0, w->b, 9, 8, 0);
         CO_YIELD(w);
-        gi_ld(o, 0xc0, w->b, 4, 10, 9); /* dist[w] */
-        gi_addr(o, w->b, b->dist, w->z, 4);
+        gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */
         CO_YIELD(w);
-        w->c = 0;
-        FOR_LANES(w->b, l) if (lv[w->z[l]] == (int32_t)L->curr + 1) w->c |= 1u << l;
+        GR_WHERE(w->c, w->b, l, lv[w->z[l]] == (int32_t)L->curr + 1);
         gi_br(o, 0xd0, w->b, 10, 0); /* == INF */
         CO_YIELD(w);
         if (w->c) {
-            gi_st(o, 0xe0, w->c, 4, 9, 11); /* dist[w] = curr + 1 */
-            gi_addr(o, w->c, b->dist, w->z, 4);
+            gi_stx(o, 0xe0, w->c, 4, 9, 11, b->dist, w->z); /* dist[w] = curr + 1 */
             CO_YIELD(w);
-            gi_st(o, 0xf0, w->c, 1, 0, 0); /* *over = false */
-            FOR_LANES(w->c, l) o->addr[l] = b->over;
+            gi_flag(o, 0xf0, w->c, b->over); /* *over = false */
             CO_YIELD(w);
         }
         gi_br(o, 0x100, w->b, 10, 0); /* == curr + 1 */
         CO_YIELD(w);
         if (w->c) {
-            gi_ld(o, 0x110, w->c, 4, 12, 2); /* sigma[u] */
-            gi_addr(o, w->c, b->sigma, w->v, 4);
+            gi_ldx(o, 0x110, w->c, 4, 12, 2, b->sigma, w->v); /* sigma[u] */
             CO_YIELD(w);
             gi_alu(o, 0x120, w->c, 13, 8, 0); /* &sigma[w] */
             CO_YIELD(w);
@@ -191,61 +156,28 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     const int32_t *lv = b->lv + (size_t)L->root * g->n;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    tid_prologue(w, t0, mask);
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 4, 3, 2); /* dist[tid] */
-    gi_addr(o, mask, b->dist, w->v, 4);
-    CO_YIELD(w);
-    w->a = 0;
-    FOR_LANES(mask, l) if (lv[w->v[l]] == (int32_t)L->curr - 1) w->a |= 1u << l;
-    gi_br(o, 0x40, mask, 3, 0);
-    CO_YIELD(w);
-    if (!w->a) goto done;
-    FOR_LANES(w->a, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x60, w->a, 8, 5, 4);
-    gi_addr(o, w->a, b->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x70, w->a, 8, 6, 4);
-    FOR_LANES(w->a, l) o->addr[l] = b->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    LEVEL_RANGE((int32_t)L->curr - 1);
     gi_alu(o, 0x78, w->a, 20, 0, 0); /* sum = 0 */
     CO_YIELD(w);
     for (w->it = 0;; w->it++) {
-        w->b = 0;
-        FOR_LANES(w->a, l) if (w->x[l] + (uint64_t)w->it < w->y[l]) w->b |= 1u << l, w->z[l] = g->col[w->x[l] + (uint64_t)w->it];
+        w->b = gr_edge_lanes(w, w->a, g->col);
         gi_br(o, 0x80, w->a, 5, 6);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0x90, w->b, 7, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xa0, w->b, 8, 8, 7); /* w = elist[i] */
-        FOR_LANES(w->b, l) o->addr[l] = b->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */
         gi_alu(o, 0xb0, w->b, 9, 8, 0);
         CO_YIELD(w);
-        gi_ld(o, 0xc0, w->b, 4, 10, 9); /* dist[w] */
-        gi_addr(o, w->b, b->dist, w->z, 4);
+        gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */
         CO_YIELD(w);
-        w->c = 0;
-        FOR_LANES(w->b, l) if (lv[w->z[l]] == (int32_t)L->curr) w->c |= 1u << l;
+        GR_WHERE(w->c, w->b, l, lv[w->z[l]] == (int32_t)L->curr);
         gi_br(o, 0xd0, w->b, 10, 0);
         CO_YIELD(w);
         if (!w->c) goto next;
-        gi_ld(o, 0xe0, w->c, 4, 11, 2); /* sigma[u] */
-        gi_addr(o, w->c, b->sigma, w->v, 4);
+        gi_ldx(o, 0xe0, w->c, 4, 11, 2, b->sigma, w->v); /* sigma[u] */
         CO_YIELD(w);
-        gi_ld(o, 0xf0, w->c, 4, 12, 9); /* sigma[w] */
-        gi_addr(o, w->c, b->sigma, w->z, 4);
+        gi_ldx(o, 0xf0, w->c, 4, 12, 9, b->sigma, w->z); /* sigma[w] */
         CO_YIELD(w);
-        gi_ld(o, 0x100, w->c, 4, 13, 9); /* delta[w] */
-        gi_addr(o, w->c, b->delta, w->z, 4);
+        gi_ldx(o, 0x100, w->c, 4, 13, 9, b->delta, w->z); /* delta[w] */
         CO_YIELD(w);
         gi_op(o, 0x110, MW_OP_SFU, w->c, 14, 11, 0); /* (double)sigma[u] */
         CO_YIELD(w);
@@ -272,13 +204,11 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
         gi_alu(o, 0x1f0, w->b, 5, 5, 0); /* i++ */
         CO_YIELD(w);
     }
-    gi_ld(o, 0x200, w->a, 4, 22, 2); /* delta[u] += sum */
-    gi_addr(o, w->a, b->delta, w->v, 4);
+    gi_ldx(o, 0x200, w->a, 4, 22, 2, b->delta, w->v); /* delta[u] += sum */
     CO_YIELD(w);
     gi_alu(o, 0x210, w->a, 22, 22, 20);
     CO_YIELD(w);
-    gi_st(o, 0x220, w->a, 4, 2, 22);
-    gi_addr(o, w->a, b->delta, w->v, 4);
+    gi_stx(o, 0x220, w->a, 4, 2, 22, b->delta, w->v);
     CO_YIELD(w);
 done:
     CO_END(w);
@@ -294,9 +224,8 @@ static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     const int32_t *lv = b->lv + (size_t)L->root * b->g.n;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    tid_prologue(w, t0, mask);
-    w->a = 0;
-    FOR_LANES(mask, l) if (w->v[l] != L->root) w->a |= 1u << l;
+    gr_tids(w->v, t0, mask);
+    GR_WHERE(w->a, mask, l, w->v[l] != L->root);
     gi_alu(o, 0x00, mask, 1, 0, 0);
     CO_YIELD(w);
     gi_br(o, 0x10, mask, 1, 0); /* tid >= vertex_cnt, tid == root */
@@ -304,24 +233,19 @@ static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     if (!w->a) goto done;
     gi_alu(o, 0x20, w->a, 2, 1, 0);
     CO_YIELD(w);
-    gi_ld(o, 0x30, w->a, 4, 3, 2); /* dist[tid] */
-    gi_addr(o, w->a, b->dist, w->v, 4);
+    gi_ldx(o, 0x30, w->a, 4, 3, 2, b->dist, w->v); /* dist[tid] */
     CO_YIELD(w);
-    w->b = 0;
-    FOR_LANES(w->a, l) if (lv[w->v[l]] >= 0) w->b |= 1u << l;
+    GR_WHERE(w->b, w->a, l, lv[w->v[l]] >= 0);
     gi_br(o, 0x40, w->a, 3, 0);
     CO_YIELD(w);
     if (!w->b) goto done;
-    gi_ld(o, 0x50, w->b, 4, 4, 2); /* delta[tid] */
-    gi_addr(o, w->b, b->delta, w->v, 4);
+    gi_ldx(o, 0x50, w->b, 4, 4, 2, b->delta, w->v); /* delta[tid] */
     CO_YIELD(w);
-    gi_ld(o, 0x60, w->b, 4, 5, 2); /* BC[tid] */
-    gi_addr(o, w->b, b->bcv, w->v, 4);
+    gi_ldx(o, 0x60, w->b, 4, 5, 2, b->bcv, w->v); /* BC[tid] */
     CO_YIELD(w);
     gi_alu(o, 0x70, w->b, 5, 5, 4);
     CO_YIELD(w);
-    gi_st(o, 0x80, w->b, 4, 2, 5);
-    gi_addr(o, w->b, b->bcv, w->v, 4);
+    gi_stx(o, 0x80, w->b, 4, 2, 5, b->bcv, w->v);
     CO_YIELD(w);
 done:
     CO_END(w);
@@ -356,31 +280,28 @@ int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struc
     b->dist = gr_alloc(&top, (uint64_t)g->n * 4);
     b->sigma = gr_alloc(&top, (uint64_t)g->n * 4);
     b->over = gr_alloc(&top, 1);
-    b->vlist = gr_alloc(&top, ((uint64_t)g->n + 1) * 8);
-    b->elist = gr_alloc(&top, (uint64_t)g->m * 8);
+    gr_alloc_graph(&top, g, &b->vlist, &b->elist);
     b->l = calloc(nl, sizeof *b->l);
     if (!b->l) goto oom;
     struct bc_launch *L = b->l;
     for (uint32_t r = 0; r < b->nroots; r++) {
         /* forward for curr = 0 .. depth (the last discovers nothing), backward for curr = depth .. 1 */
         *L = (struct bc_launch){g->n, b, r, 0};
-        if (!gr_launch(&p, "kernel_init", g->n, 10, L++, gen_init, sizeof(struct gr_warp))) goto oom;
+        if (!gr_kernel(&p, "kernel_init", g->n, 10, L++, gen_init)) goto oom;
         for (uint32_t c = 0; c <= depth[r]; c++) {
             *L = (struct bc_launch){g->n, b, r, c};
-            if (!gr_launch(&p, "kernel_forward_phase", g->n, 18, L++, gen_fwd, sizeof(struct gr_warp))) goto oom;
+            if (!gr_kernel(&p, "kernel_forward_phase", g->n, 18, L++, gen_fwd)) goto oom;
         }
         for (uint32_t c = depth[r]; c >= 1; c--) {
             *L = (struct bc_launch){g->n, b, r, c};
-            if (!gr_launch(&p, "kernel_backward_phase", g->n, 26, L++, gen_bwd, sizeof(struct gr_warp))) goto oom;
+            if (!gr_kernel(&p, "kernel_backward_phase", g->n, 26, L++, gen_bwd)) goto oom;
         }
         *L = (struct bc_launch){g->n, b, r, 0};
-        if (!gr_launch(&p, "kernel_backsum_phase", g->n, 10, L++, gen_sum, sizeof(struct gr_warp))) goto oom;
+        if (!gr_kernel(&p, "kernel_backsum_phase", g->n, 10, L++, gen_sum)) goto oom;
     }
     free(q), free(depth);
     return mw_kgen_workload(w, "graph.bc", &p, e);
 oom:
     free(q), free(depth);
-    free(p.kernels);
-    bc_free(b);
-    return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    return gr_fail(&p, e);
 }

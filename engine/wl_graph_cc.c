@@ -102,37 +102,22 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     const struct mw_graph *g = &c->g;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_stx(o, 0x30, mask, 8, 2, 1, c->parents, w->v);
     CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
+    gi_stx(o, 0x40, mask, 8, 2, 1, c->shadow, w->v);
     CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_st(o, 0x30, mask, 8, 2, 1);
-    gi_addr(o, mask, c->parents, w->v, 8);
-    CO_YIELD(w);
-    gi_st(o, 0x40, mask, 8, 2, 1);
-    gi_addr(o, mask, c->shadow, w->v, 8);
-    CO_YIELD(w);
-    FOR_LANES(mask, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_ld(o, 0x50, mask, 8, 3, 2);
-    gi_addr(o, mask, c->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x60, mask, 8, 4, 2);
-    FOR_LANES(mask, l) o->addr[l] = c->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    gr_ranges(w, g, mask);
+    GR_VLIST(w, o, 0x50, mask, 3, 2, c->vlist);
     for (w->it = 0;; w->it++) {
-        w->b = 0;
-        FOR_LANES(mask, l) if (w->x[l] + (uint64_t)w->it < w->y[l]) w->b |= 1u << l, w->z[l] = w->x[l] + (uint64_t)w->it;
+        w->b = gr_edge_lanes(w, mask, NULL);
         gi_br(o, 0x70, mask, 3, 4);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_st(o, 0x80, w->b, 1, 3, 0); /* mask[i] = false */
-        gi_addr(o, w->b, c->emask, w->z, 1);
+        gi_stx(o, 0x80, w->b, 1, 3, 0, c->emask, w->z); /* mask[i] = false */
         CO_YIELD(w);
-        gi_st(o, 0x90, w->b, 8, 5, 1); /* edge_src[i] = tid */
-        gi_addr(o, w->b, c->edge_src, w->z, 8);
+        gi_stx(o, 0x90, w->b, 8, 5, 1, c->edge_src, w->z); /* edge_src[i] = tid */
         CO_YIELD(w);
         gi_alu(o, 0xa0, w->b, 3, 3, 0);
         CO_YIELD(w);
@@ -170,19 +155,15 @@ static int gen_hook(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
         if (!w->a) break;
         gi_alu(o, 0x50, w->a, 4, 2, 0);
         CO_YIELD(w);
-        gi_ld(o, 0x60, w->a, 1, 5, 4); /* mask[eid] */
-        gi_addr(o, w->a, c->emask, w->z, 1);
+        gi_ldx(o, 0x60, w->a, 1, 5, 4, c->emask, w->z); /* mask[eid] */
         CO_YIELD(w);
-        w->b = 0;
-        FOR_LANES(w->a, l) if (c->meq[w->z[l]] >= L->it) w->b |= 1u << l;
+        GR_WHERE(w->b, w->a, l, c->meq[w->z[l]] >= L->it);
         gi_br(o, 0x70, w->a, 5, 0);
         CO_YIELD(w);
         if (!w->b) goto next;
-        gi_ld(o, 0x80, w->b, 8, 6, 4); /* src = edge_src[eid] */
-        gi_addr(o, w->b, c->edge_src, w->z, 8);
+        gi_ldx(o, 0x80, w->b, 8, 6, 4, c->edge_src, w->z); /* src = edge_src[eid] */
         CO_YIELD(w);
-        gi_ld(o, 0x90, w->b, 8, 7, 4); /* dest = elist[eid] */
-        gi_addr(o, w->b, c->elist, w->z, 8);
+        gi_ldx(o, 0x90, w->b, 8, 7, 4, c->elist, w->z); /* dest = elist[eid] */
         CO_YIELD(w);
         gi_alu(o, 0xa0, w->b, 8, 6, 0);
         CO_YIELD(w);
@@ -194,8 +175,7 @@ static int gen_hook(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
         gi_ld(o, 0xd0, w->b, 8, 11, 10); /* parents[dest] */
         FOR_LANES(w->b, l) o->addr[l] = c->parents + (uint64_t)g->col[w->z[l]] * 8;
         CO_YIELD(w);
-        w->c = 0;
-        FOR_LANES(w->b, l) if (c->meq[w->z[l]] > L->it) w->c |= 1u << l;
+        GR_WHERE(w->c, w->b, l, c->meq[w->z[l]] > L->it);
         w->d = w->b & ~w->c;
         gi_br(o, 0xe0, w->b, 9, 11);
         CO_YIELD(w);
@@ -213,13 +193,11 @@ static int gen_hook(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
                 o->addr[l] = c->shadow + (uint64_t)to * 8;
             }
             CO_YIELD(w);
-            gi_st(o, 0x130, w->c, 1, 0, 0); /* *d_over = false */
-            FOR_LANES(w->c, l) o->addr[l] = c->over;
+            gi_flag(o, 0x130, w->c, c->over); /* *d_over = false */
             CO_YIELD(w);
         }
         if (w->d) {
-            gi_st(o, 0x140, w->d, 1, 4, 0); /* mask[eid] = true */
-            gi_addr(o, w->d, c->emask, w->z, 1);
+            gi_stx(o, 0x140, w->d, 1, 4, 0, c->emask, w->z); /* mask[eid] = true */
             CO_YIELD(w);
         }
     next:
@@ -237,18 +215,11 @@ static int gen_update(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, 
     const struct cc *c = ((const struct cc_launch *)k->data)->c;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_ldx(o, 0x30, mask, 8, 3, 2, c->shadow, w->v);
     CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 8, 3, 2);
-    gi_addr(o, mask, c->shadow, w->v, 8);
-    CO_YIELD(w);
-    gi_st(o, 0x40, mask, 8, 2, 3);
-    gi_addr(o, mask, c->parents, w->v, 8);
+    gi_stx(o, 0x40, mask, 8, 2, 3, c->parents, w->v);
     CO_YIELD(w);
     CO_END(w);
 }
@@ -264,21 +235,15 @@ static int gen_jump(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     const uint32_t *par = c->pj + (size_t)L->it * c->g.n;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l, w->x[l] = par[w->v[l]];
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 8, 3, 2); /* parent = parents[tid] */
-    gi_addr(o, mask, c->parents, w->v, 8);
+    gr_tids(w->v, t0, mask);
+    FOR_LANES(mask, l) w->x[l] = par[w->v[l]];
+    GR_PROLOGUE(w, o, mask);
+    gi_ldx(o, 0x30, mask, 8, 3, 2, c->parents, w->v); /* parent = parents[tid] */
     CO_YIELD(w);
     for (w->a = mask; w->a;) {
         gi_alu(o, 0x40, w->a, 4, 3, 0);
         CO_YIELD(w);
-        gi_ld(o, 0x50, w->a, 8, 5, 4); /* parents[parent] */
-        gi_addr(o, w->a, c->parents, w->x, 8);
+        gi_ldx(o, 0x50, w->a, 8, 5, 4, c->parents, w->x); /* parents[parent] */
         CO_YIELD(w);
         FOR_LANES(w->a, l) {
             if (par[w->x[l]] == w->x[l]) w->a &= ~(1u << l);
@@ -292,8 +257,7 @@ static int gen_jump(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     }
     gi_alu(o, 0x80, mask, 6, 1, 0);
     CO_YIELD(w);
-    gi_st(o, 0x90, mask, 8, 6, 3); /* shadow[tid] = parent */
-    gi_addr(o, mask, c->shadow, w->v, 8);
+    gi_stx(o, 0x90, mask, 8, 6, 3, c->shadow, w->v); /* shadow[tid] = parent */
     CO_YIELD(w);
     CO_END(w);
 }
@@ -316,30 +280,26 @@ int mw_wl_graph_cc(struct mw_workload *w, const char *size, uint64_t seed, struc
     c->emask = gr_alloc(&top, g->m);
     c->edge_src = gr_alloc(&top, (uint64_t)g->m * 8);
     c->over = gr_alloc(&top, 1);
-    c->vlist = gr_alloc(&top, ((uint64_t)g->n + 1) * 8);
-    c->elist = gr_alloc(&top, (uint64_t)g->m * 8);
+    gr_alloc_graph(&top, g, &c->vlist, &c->elist);
     /* l[0]: initialize; then per iteration hooking, update, pointer jumping, update */
     c->l = calloc(1 + 4 * (size_t)c->iters, sizeof *c->l);
     if (!c->l) goto oom;
     uint64_t nchunks = ((uint64_t)g->m + CHUNK_SZ - 1) / CHUNK_SZ;
     c->l[0] = (struct cc_launch){g->n, c, 0, false};
-    if (!gr_launch(&p, "initialize", g->n, 16, &c->l[0], gen_init, sizeof(struct gr_warp))) goto oom;
+    if (!gr_kernel(&p, "initialize", g->n, 16, &c->l[0], gen_init)) goto oom;
     for (uint32_t it = 0; it < c->iters; it++) {
         struct cc_launch *L = &c->l[1 + 4 * (size_t)it];
         L[0] = (struct cc_launch){nchunks, c, it, false};
         L[1] = (struct cc_launch){g->n, c, it, false};
         L[2] = (struct cc_launch){g->n, c, it, false};
         L[3] = (struct cc_launch){g->n, c, it, true};
-        struct mw_kgen_kernel *hk = gr_launch(&p, "kernel_hooking", nchunks, 20, &L[0], gen_hook,
-                                              sizeof(struct gr_warp));
-        if (!hk || !gr_launch(&p, "kernel_update", g->n, 8, &L[1], gen_update, sizeof(struct gr_warp)) ||
-            !gr_launch(&p, "kernel_pointer_jumping", g->n, 10, &L[2], gen_jump, sizeof(struct gr_warp)) ||
-            !gr_launch(&p, "kernel_update", g->n, 8, &L[3], gen_update, sizeof(struct gr_warp)))
+        if (!gr_kernel(&p, "kernel_hooking", nchunks, 20, &L[0], gen_hook) ||
+            !gr_kernel(&p, "kernel_update", g->n, 8, &L[1], gen_update) ||
+            !gr_kernel(&p, "kernel_pointer_jumping", g->n, 10, &L[2], gen_jump) ||
+            !gr_kernel(&p, "kernel_update", g->n, 8, &L[3], gen_update))
             goto oom;
     }
     return mw_kgen_workload(w, "graph.cc", &p, e);
 oom:
-    free(p.kernels);
-    cc_free(c);
-    return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    return gr_fail(&p, e);
 }

@@ -28,31 +28,16 @@ static int gen_dc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
     const struct mw_graph *g = &d->g;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    FOR_LANES(mask, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_ld(o, 0x30, mask, 8, 3, 2); /* start */
-    gi_addr(o, mask, d->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x40, mask, 8, 4, 2); /* end */
-    FOR_LANES(mask, l) o->addr[l] = d->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gr_ranges(w, g, mask);
+    GR_VLIST(w, o, 0x30, mask, 3, 2, d->vlist); /* start, end */
     for (w->it = 0;; w->it++) {
-        w->b = 0;
-        FOR_LANES(mask, l) if (w->x[l] + (uint64_t)w->it < w->y[l]) w->b |= 1u << l, w->z[l] = w->x[l] + (uint64_t)w->it;
+        w->b = gr_edge_lanes(w, mask, NULL);
         gi_br(o, 0x50, mask, 3, 4);
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0x60, w->b, 5, 3, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0x70, w->b, 8, 6, 5); /* dest = elist[i] */
-        gi_addr(o, w->b, d->elist, w->z, 8);
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x60, w->b, 5, 3, d->elist); /* dest = elist[i] */
         gi_alu(o, 0x80, w->b, 7, 6, 0); /* &vplist[dest] */
         CO_YIELD(w);
         gi_atom(o, 0x90, w->b, 0, 7, 0);
@@ -78,14 +63,8 @@ int mw_wl_graph_dc(struct mw_workload *w, const char *size, uint64_t seed, struc
     d->nthreads = g->n;
     uint64_t top = 0x10000000ull; /* cuda_degree_centr: vplist, then cudaGraphCopy */
     d->vpl = gr_alloc(&top, (uint64_t)g->n * 4);
-    d->vlist = gr_alloc(&top, ((uint64_t)g->n + 1) * 8);
-    d->elist = gr_alloc(&top, (uint64_t)g->m * 8);
+    gr_alloc_graph(&top, g, &d->vlist, &d->elist);
     d->init = (struct gr_init){g->n, 1, {d->vpl}, {4}};
-    if (!gr_launch(&p, "initialize", g->n, 8, &d->init, gr_gen_init, sizeof(struct gr_warp)) ||
-        !gr_launch(&p, "kernel", g->n, 12, d, gen_dc, sizeof(struct gr_warp))) {
-        free(p.kernels);
-        dc_free(d);
-        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
-    }
+    if (!gr_launch_init(&p, 8, &d->init) || !gr_kernel(&p, "kernel", g->n, 12, d, gen_dc)) return gr_fail(&p, e);
     return mw_kgen_workload(w, "graph.dc", &p, e);
 }

@@ -73,32 +73,16 @@ static int gen_gc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
     const struct mw_graph *g = &c->g;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_ldx(o, 0x30, mask, 4, 3, 2, c->vpl, w->v); /* vplist[tid] */
     CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 4, 3, 2); /* vplist[tid] */
-    gi_addr(o, mask, c->vpl, w->v, 4);
-    CO_YIELD(w);
-    w->a = 0;
-    FOR_LANES(mask, l) if (c->color[w->v[l]] >= L->k) w->a |= 1u << l;
+    GR_WHERE(w->a, mask, l, c->color[w->v[l]] >= L->k);
     gi_br(o, 0x40, mask, 3, 0);
     CO_YIELD(w);
     if (!w->a) goto done;
-    FOR_LANES(w->a, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x60, w->a, 8, 5, 4);
-    gi_addr(o, w->a, c->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x70, w->a, 8, 6, 4);
-    FOR_LANES(w->a, l) o->addr[l] = c->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
-    gi_ld(o, 0x80, w->a, 4, 7, 2); /* local_rand = randlist[vid] */
-    gi_addr(o, w->a, c->rand, w->v, 4);
+    GR_FLAGGED_RANGE(w, o, g, w->a, c->vlist);
+    gi_ldx(o, 0x80, w->a, 4, 7, 2, c->rand, w->v); /* local_rand = randlist[vid] */
     CO_YIELD(w);
     w->b = w->a; /* lanes still scanning */
     w->d = 0;    /* lanes that found a larger neighbour */
@@ -108,23 +92,16 @@ static int gen_gc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
         CO_YIELD(w);
         if (!w->b) break;
         FOR_LANES(w->b, l) w->z[l] = g->col[w->x[l] + (uint64_t)w->it];
-        gi_alu(o, 0xa0, w->b, 8, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xb0, w->b, 8, 9, 8); /* dest = elist[i] */
-        FOR_LANES(w->b, l) o->addr[l] = c->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0xa0, w->b, 8, 5, c->elist); /* dest = elist[i] */
         gi_alu(o, 0xc0, w->b, 10, 9, 0);
         CO_YIELD(w);
-        gi_ld(o, 0xd0, w->b, 4, 11, 10); /* vplist[dest] */
-        gi_addr(o, w->b, c->vpl, w->z, 4);
+        gi_ldx(o, 0xd0, w->b, 4, 11, 10, c->vpl, w->z); /* vplist[dest] */
         CO_YIELD(w);
-        w->c = 0;
-        FOR_LANES(w->b, l) if (c->color[w->z[l]] >= L->k) w->c |= 1u << l;
+        GR_WHERE(w->c, w->b, l, c->color[w->z[l]] >= L->k);
         gi_br(o, 0xe0, w->b, 11, 0); /* < color: continue */
         CO_YIELD(w);
         if (w->c) {
-            gi_ld(o, 0xf0, w->c, 4, 12, 10); /* randlist[dest] */
-            gi_addr(o, w->c, c->rand, w->z, 4);
+            gi_ldx(o, 0xf0, w->c, 4, 12, 10, c->rand, w->z); /* randlist[dest] */
             CO_YIELD(w);
             FOR_LANES(w->c, l) if (larger(c, (uint32_t)w->v[l], (uint32_t)w->z[l])) w->d |= 1u << l, w->b &= ~(1u << l);
             gi_br(o, 0x100, w->c, 12, 7); /* larger: found_larger = true; break */
@@ -136,25 +113,15 @@ static int gen_gc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
     gi_br(o, 0x120, w->a, 13, 0); /* found_larger == false */
     CO_YIELD(w);
     if (w->a & ~w->d) {
-        gi_st(o, 0x130, w->a & ~w->d, 4, 2, 0); /* vplist[vid] = color */
-        gi_addr(o, w->a & ~w->d, c->vpl, w->v, 4);
+        gi_stx(o, 0x130, w->a & ~w->d, 4, 2, 0, c->vpl, w->v); /* vplist[vid] = color */
         CO_YIELD(w);
     }
     if (w->d) {
-        gi_st(o, 0x140, w->d, 1, 0, 0); /* *device_over = false */
-        FOR_LANES(w->d, l) o->addr[l] = c->over;
+        gi_flag(o, 0x140, w->d, c->over); /* *device_over = false */
         CO_YIELD(w);
     }
 done:
     CO_END(w);
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
@@ -175,24 +142,21 @@ int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struc
     c->color = malloc((size_t)g->n * sizeof *c->color);
     if (!c->rnd || !c->color) goto oom;
     uint64_t s = seed ^ 0x7b; /* SEED 123 */
-    for (uint32_t v = 0; v < g->n; v++) c->rnd[v] = (uint32_t)(splitmix(&s) >> 33); /* rand(): 0 .. 2^31 - 1 */
+    for (uint32_t v = 0; v < g->n; v++) c->rnd[v] = (uint32_t)(gr_splitmix(&s) >> 33); /* rand(): 0 .. 2^31 - 1 */
     gc_run(c);
     uint64_t top = 0x10000000ull; /* cuda_graph_coloring's cudaMalloc order, then cudaGraphCopy */
     c->vpl = gr_alloc(&top, (uint64_t)g->n * 4);
     c->rand = gr_alloc(&top, (uint64_t)g->n * 4);
     c->over = gr_alloc(&top, 1);
-    c->vlist = gr_alloc(&top, ((uint64_t)g->n + 1) * 8);
-    c->elist = gr_alloc(&top, (uint64_t)g->m * 8);
+    gr_alloc_graph(&top, g, &c->vlist, &c->elist);
     c->init = (struct gr_init){g->n, 1, {c->vpl}, {4}};
     c->l = calloc(c->rounds, sizeof *c->l);
-    if (!c->l || !gr_launch(&p, "initialize", g->n, 8, &c->init, gr_gen_init, sizeof(struct gr_warp))) goto oom;
+    if (!c->l || !gr_launch_init(&p, 8, &c->init)) goto oom;
     for (uint32_t k = 0; k < c->rounds; k++) {
         c->l[k] = (struct gc_launch){g->n, c, k};
-        if (!gr_launch(&p, "kernel", g->n, 16, &c->l[k], gen_gc, sizeof(struct gr_warp))) goto oom;
+        if (!gr_kernel(&p, "kernel", g->n, 16, &c->l[k], gen_gc)) goto oom;
     }
     return mw_kgen_workload(w, "graph.gc", &p, e);
 oom:
-    free(p.kernels);
-    gc_free(c);
-    return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    return gr_fail(&p, e);
 }

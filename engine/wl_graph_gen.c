@@ -4,10 +4,9 @@
  * 29790 edges). */
 #include "wl_graph.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
-static uint64_t splitmix(uint64_t *s)
+uint64_t gr_splitmix(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -27,7 +26,7 @@ static void rmat_edge(uint64_t *s, int scale, uint32_t *u, uint32_t *v)
 {
     uint32_t a = 0, b = 0;
     for (int i = 0; i < scale; i++) {
-        double r = (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
+        double r = (double)(gr_splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
         a <<= 1, b <<= 1;
         if (r < 0.57) continue;
         if (r < 0.76) b |= 1;
@@ -57,7 +56,7 @@ int mw_wl_graph_rmat(uint32_t n, uint32_t m, uint64_t seed, struct mw_graph *g)
     uint64_t s = seed * 0x2545f4914f6cdd1dull ^ ((uint64_t)n << 32 | m);
     for (uint32_t i = 0; i < side; i++) perm[i] = i;
     for (uint32_t i = side - 1; i > 0; i--) { /* Graph500 relabels vertices so hubs spread over the ids */
-        uint32_t j = (uint32_t)(splitmix(&s) % (i + 1)), t = perm[i];
+        uint32_t j = (uint32_t)(gr_splitmix(&s) % (i + 1)), t = perm[i];
         perm[i] = perm[j], perm[j] = t;
     }
     for (uint64_t k = 0; k < pairs;) {
@@ -109,70 +108,4 @@ int gr_input_sized(const char *size, uint64_t seed, const uint32_t n[4], const u
     if (sz < 0) return sz;
     if (mw_wl_graph_rmat(n[sz], m[sz], seed, g) != 0) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     return 0;
-}
-
-uint32_t gr_root(const struct mw_graph *g)
-{
-    for (uint32_t i = 0; i < g->n; i++) {
-        uint32_t v = (31 + i) % g->n;
-        if (g->row[v + 1] > g->row[v]) return v;
-    }
-    return 0;
-}
-
-void gr_shape(struct mw_kernel *k, const char *name, uint64_t nthreads, uint32_t nregs)
-{
-    uint32_t t = nthreads > GR_MAX_THREADS ? GR_MAX_THREADS : (uint32_t)(nthreads ? nthreads : 1);
-    snprintf(k->name, sizeof k->name, "%s", name);
-    k->grid[0] = (uint32_t)((nthreads + t - 1) / t), k->grid[1] = k->grid[2] = 1;
-    if (!k->grid[0]) k->grid[0] = 1;
-    k->block[0] = t, k->block[1] = k->block[2] = 1;
-    k->nregs = nregs;
-}
-
-/* Every launch's data starts with its thread count, so one guard serves every graph kernel. */
-static bool gr_guard(const struct mw_tctx *t, int64_t it, const void *d)
-{
-    (void)it;
-    return t->gtid < *(const uint64_t *)d;
-}
-
-struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, uint64_t nthreads, uint32_t nregs,
-                                 const void *data,
-                                 int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
-                                            struct mw_inst *, struct mw_err *),
-                                 size_t scratch)
-{
-    struct mw_kgen_kernel *k = mw_kgen_append(p);
-    if (!k) return NULL;
-    gr_shape(&k->k, name, nthreads, nregs);
-    k->data = data;
-    k->guard = gr_guard;
-    k->custom = gen;
-    k->scratch_bytes = scratch;
-    return k;
-}
-
-int gr_gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
-                struct mw_inst *o, struct mw_err *e)
-{
-    (void)e;
-    const struct gr_init *d = k->data;
-    struct gr_warp *w = scratch;
-    CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0); /* tid = blockIdx.x * blockDim.x + threadIdx.x */
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0); /* if (tid < num_vertex) */
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0); /* element offset */
-    CO_YIELD(w);
-    for (w->it = 0; w->it < d->nst; w->it++) {
-        gi_alu(o, 0x30 + 0x20 * (uint64_t)w->it, mask, 3, 2, 0);
-        CO_YIELD(w);
-        gi_st(o, 0x40 + 0x20 * (uint64_t)w->it, mask, d->width[w->it], 3, 4);
-        gi_addr(o, mask, d->base[w->it], w->v, d->width[w->it]);
-        CO_YIELD(w);
-    }
-    CO_END(w);
 }

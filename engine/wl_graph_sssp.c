@@ -82,47 +82,26 @@ static int gen_relax(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
     const struct mw_graph *g = &s->g;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0); /* tid >= vertex_cnt */
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 1, 3, 2); /* mask[tid] */
-    gi_addr(o, mask, s->mask, w->v, 1);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_ldx(o, 0x30, mask, 1, 3, 2, s->mask, w->v); /* mask[tid] */
     CO_YIELD(w);
     w->a = gr_bits(s->act + (size_t)L->k * s->words, w->v, mask);
     gi_br(o, 0x40, mask, 3, 0);
     CO_YIELD(w);
     if (!w->a) goto done;
-    gi_alu(o, 0x50, w->a, 4, 1, 0);
-    CO_YIELD(w);
-    FOR_LANES(w->a, l) w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_ld(o, 0x60, w->a, 8, 5, 4); /* start = vlist[tid] */
-    gi_addr(o, w->a, s->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x70, w->a, 8, 6, 4); /* end = vlist[tid + 1] */
-    FOR_LANES(w->a, l) o->addr[l] = s->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    GR_FLAGGED_RANGE(w, o, g, w->a, s->vlist); /* start, end */
     gi_alu(o, 0x80, w->a, 7, 1, 0);
     CO_YIELD(w);
-    gi_ld(o, 0x90, w->a, 4, 8, 7); /* cost = vplist[tid] */
-    gi_addr(o, w->a, s->vpl, w->v, 4);
+    gi_ldx(o, 0x90, w->a, 4, 8, 7, s->vpl, w->v); /* cost = vplist[tid] */
     CO_YIELD(w);
     for (w->it = 0;; w->it++) {
-        w->b = 0;
-        FOR_LANES(w->a, l) if (w->x[l] + (uint64_t)w->it < w->y[l]) w->b |= 1u << l, w->z[l] = w->x[l] + (uint64_t)w->it;
+        w->b = gr_edge_lanes(w, w->a, NULL);
         gi_br(o, 0xa0, w->a, 5, 6); /* i < end */
         CO_YIELD(w);
         if (!w->b) break;
-        gi_alu(o, 0xb0, w->b, 9, 5, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0xc0, w->b, 8, 10, 9); /* vid = elist[i] */
-        gi_addr(o, w->b, s->elist, w->z, 8);
-        CO_YIELD(w);
-        gi_ld(o, 0xd0, w->b, 4, 12, 9); /* eplist[i] */
-        gi_addr(o, w->b, s->epl, w->z, 4);
+        GR_ELIST(w, o, 0xb0, w->b, 9, 5, s->elist); /* vid = elist[i] */
+        gi_ldx(o, 0xd0, w->b, 4, 12, 9, s->epl, w->z); /* eplist[i] */
         CO_YIELD(w);
         gi_alu(o, 0xe0, w->b, 13, 8, 12); /* cost + eplist[i] */
         CO_YIELD(w);
@@ -134,8 +113,7 @@ static int gen_relax(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
         gi_alu(o, 0x110, w->b, 5, 5, 0); /* i++ */
         CO_YIELD(w);
     }
-    gi_st(o, 0x120, w->a, 1, 2, 0); /* mask[tid] = false */
-    gi_addr(o, w->a, s->mask, w->v, 1);
+    gi_stx(o, 0x120, w->a, 1, 2, 0, s->mask, w->v); /* mask[tid] = false */
     CO_YIELD(w);
 done:
     CO_END(w);
@@ -151,37 +129,26 @@ static int gen_fold(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     const struct sssp *s = L->s;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_ldx(o, 0x30, mask, 4, 3, 2, s->vpl, w->v); /* vplist[tid] */
     CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 4, 3, 2); /* vplist[tid] */
-    gi_addr(o, mask, s->vpl, w->v, 4);
-    CO_YIELD(w);
-    gi_ld(o, 0x40, mask, 4, 4, 2); /* update[tid] */
-    gi_addr(o, mask, s->update, w->v, 4);
+    gi_ldx(o, 0x40, mask, 4, 4, 2, s->update, w->v); /* update[tid] */
     CO_YIELD(w);
     w->a = gr_bits(s->act + (size_t)(L->k + 1) * s->words, w->v, mask);
     w->b = mask & ~w->a;
     gi_br(o, 0x50, mask, 3, 4);
     CO_YIELD(w);
     if (w->a) {
-        gi_st(o, 0x60, w->a, 4, 2, 4);
-        gi_addr(o, w->a, s->vpl, w->v, 4);
+        gi_stx(o, 0x60, w->a, 4, 2, 4, s->vpl, w->v);
         CO_YIELD(w);
-        gi_st(o, 0x70, w->a, 1, 2, 0);
-        gi_addr(o, w->a, s->mask, w->v, 1);
+        gi_stx(o, 0x70, w->a, 1, 2, 0, s->mask, w->v);
         CO_YIELD(w);
-        gi_st(o, 0x80, w->a, 1, 0, 0); /* *changed = true */
-        FOR_LANES(w->a, l) o->addr[l] = s->over;
+        gi_flag(o, 0x80, w->a, s->over); /* *changed = true */
         CO_YIELD(w);
     }
     if (w->b) {
-        gi_st(o, 0x90, w->b, 4, 2, 3);
-        gi_addr(o, w->b, s->update, w->v, 4);
+        gi_stx(o, 0x90, w->b, 4, 2, 3, s->update, w->v);
         CO_YIELD(w);
     }
     CO_END(w);
@@ -206,20 +173,17 @@ int mw_wl_graph_sssp(struct mw_workload *w, const char *size, uint64_t seed, str
     s->update = gr_alloc(&top, (uint64_t)g->n * 4);
     s->epl = gr_alloc(&top, (uint64_t)g->m * 4);
     s->over = gr_alloc(&top, 1);
-    s->vlist = gr_alloc(&top, ((uint64_t)g->n + 1) * 8);
-    s->elist = gr_alloc(&top, (uint64_t)g->m * 8);
+    gr_alloc_graph(&top, g, &s->vlist, &s->elist);
     s->init = (struct gr_init){g->n, 3, {s->vpl, s->update, s->mask}, {4, 4, 1}};
     s->l = calloc(s->iters, sizeof *s->l);
-    if (!s->l || !gr_launch(&p, "initialize", g->n, 10, &s->init, gr_gen_init, sizeof(struct gr_warp))) goto oom;
+    if (!s->l || !gr_launch_init(&p, 10, &s->init)) goto oom;
     for (uint32_t k = 0; k < s->iters; k++) {
         s->l[k] = (struct sssp_launch){g->n, s, k};
-        if (!gr_launch(&p, "kernel", g->n, 18, &s->l[k], gen_relax, sizeof(struct gr_warp)) ||
-            !gr_launch(&p, "kernel2", g->n, 10, &s->l[k], gen_fold, sizeof(struct gr_warp)))
+        if (!gr_kernel(&p, "kernel", g->n, 18, &s->l[k], gen_relax) ||
+            !gr_kernel(&p, "kernel2", g->n, 10, &s->l[k], gen_fold))
             goto oom;
     }
     return mw_kgen_workload(w, "graph.sssp", &p, e);
 oom:
-    free(p.kernels);
-    sssp_free(s);
-    return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    return gr_fail(&p, e);
 }

@@ -68,18 +68,8 @@ static int gen_sort(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
         w->left[l] = 0, w->pos[l] = 0, w->seed[l] = QS_SEED;
         memcpy(t->work + w->start[l], g->col + w->start[l], w->len[l] * sizeof *t->work);
     }
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 8, 3, 2);
-    gi_addr(o, mask, t->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x40, mask, 8, 4, 2);
-    FOR_LANES(mask, l) o->addr[l] = t->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    GR_PROLOGUE(w, o, mask);
+    GR_VLIST(w, o, 0x30, mask, 3, 2, t->vlist);
     gi_alu(o, 0x50, mask, 5, 3, 4); /* len = degree */
     CO_YIELD(w);
     for (w->A = mask; w->A;) {
@@ -202,18 +192,8 @@ static int gen_count(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
     struct ix_warp *w = scratch;
     CO_BEGIN(w);
     FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l, w->x[l] = g->row[w->v[l]], w->y[l] = g->row[w->v[l] + 1];
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 8, 3, 2);
-    gi_addr(o, mask, t->vlist, w->v, 8);
-    CO_YIELD(w);
-    gi_ld(o, 0x40, mask, 8, 4, 2);
-    FOR_LANES(mask, l) o->addr[l] = t->vlist + (w->v[l] + 1) * 8;
-    CO_YIELD(w);
+    GR_PROLOGUE(w, o, mask);
+    GR_VLIST(w, o, 0x30, mask, 3, 2, t->vlist);
     gi_alu(o, 0x50, mask, 5, 3, 4);
     CO_YIELD(w);
     for (w->it = 0;; w->it++) {
@@ -222,11 +202,7 @@ static int gen_count(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
         gi_br(o, 0x60, mask, 3, 5);
         CO_YIELD(w);
         if (!w->a) break;
-        gi_alu(o, 0x70, w->a, 6, 3, 0);
-        CO_YIELD(w);
-        gi_ld(o, 0x80, w->a, 8, 7, 6); /* dest = elist[i] */
-        FOR_LANES(w->a, l) o->addr[l] = t->elist + (w->x[l] + (uint64_t)w->it) * 8;
-        CO_YIELD(w);
+        GR_ELIST(w, o, 0x70, w->a, 6, 3, t->elist); /* dest = elist[i] */
         w->b = 0;
         FOR_LANES(w->a, l) if ((w->z[l] = s[w->x[l] + (uint64_t)w->it]) > w->v[l]) w->b |= 1u << l;
         gi_br(o, 0x90, w->a, 1, 7); /* tid > dest: continue */
@@ -234,11 +210,9 @@ static int gen_count(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
         if (!w->b) goto next;
         gi_alu(o, 0xa0, w->b, 8, 7, 0);
         CO_YIELD(w);
-        gi_ld(o, 0xb0, w->b, 8, 9, 8); /* dest_start = vlist[dest] */
-        gi_addr(o, w->b, t->vlist, w->z, 8);
+        gi_ldx(o, 0xb0, w->b, 8, 9, 8, t->vlist, w->z); /* dest_start = vlist[dest] */
         CO_YIELD(w);
-        gi_ld(o, 0xc0, w->b, 8, 10, 8); /* vlist[dest + 1] */
-        FOR_LANES(w->b, l) o->addr[l] = t->vlist + (w->z[l] + 1) * 8;
+        gi_ldx(o, 0xc0, w->b, 8, 10, 8, t->vlist + 8, w->z); /* vlist[dest + 1] */
         CO_YIELD(w);
         gi_alu(o, 0xd0, w->b, 11, 9, 10); /* sizes; ret = iter1 = iter2 = 0 */
         FOR_LANES(w->b, l) w->i1[l] = w->x[l], w->i2[l] = g->row[w->z[l]], w->e2[l] = g->row[w->z[l] + 1];
@@ -295,20 +269,13 @@ static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     const struct tc *t = k->data;
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
-    FOR_LANES(mask, l) w->v[l] = t0->gtid + (uint64_t)l;
-    gi_alu(o, 0x00, mask, 1, 0, 0);
-    CO_YIELD(w);
-    gi_br(o, 0x10, mask, 1, 0);
-    CO_YIELD(w);
-    gi_alu(o, 0x20, mask, 2, 1, 0);
-    CO_YIELD(w);
-    gi_ld(o, 0x30, mask, 4, 3, 2);
-    gi_addr(o, mask, t->vpl, w->v, 4);
+    gr_tids(w->v, t0, mask);
+    GR_PROLOGUE(w, o, mask);
+    gi_ldx(o, 0x30, mask, 4, 3, 2, t->vpl, w->v);
     CO_YIELD(w);
     gi_alu(o, 0x40, mask, 3, 3, 0);
     CO_YIELD(w);
-    gi_st(o, 0x50, mask, 4, 2, 3);
-    gi_addr(o, mask, t->vpl, w->v, 4);
+    gi_stx(o, 0x50, mask, 4, 2, 3, t->vpl, w->v);
     CO_YIELD(w);
     gi_atom(o, 0x60, mask, 0, 0, 3);
     FOR_LANES(mask, l) o->addr[l] = t->tcount;
@@ -339,18 +306,14 @@ int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struc
     uint64_t top = 0x10000000ull; /* cuda_triangle_count: vplist, tcount, then cudaGraphCopy */
     t->vpl = gr_alloc(&top, (uint64_t)g->n * 4);
     t->tcount = gr_alloc(&top, 4);
-    t->vlist = gr_alloc(&top, ((uint64_t)g->n + 1) * 8);
-    t->elist = gr_alloc(&top, (uint64_t)g->m * 8);
+    gr_alloc_graph(&top, g, &t->vlist, &t->elist);
     t->init = (struct gr_init){g->n, 1, {t->vpl}, {4}};
-    struct mw_kgen_kernel *k1;
-    if (!gr_launch(&p, "initialize", g->n, 8, &t->init, gr_gen_init, sizeof(struct gr_warp)) ||
-        !(k1 = gr_launch(&p, "kernel_step1", g->n, 24, t, gen_sort, sizeof(struct qs_warp))) ||
+    if (!gr_launch_init(&p, 8, &t->init) ||
+        !gr_launch(&p, "kernel_step1", g->n, 24, t, gen_sort, sizeof(struct qs_warp)) ||
         !gr_launch(&p, "kernel_step2", g->n, 24, t, gen_count, sizeof(struct ix_warp)) ||
-        !gr_launch(&p, "kernel_step3", g->n, 8, t, gen_sum, sizeof(struct gr_warp)))
+        !gr_kernel(&p, "kernel_step3", g->n, 8, t, gen_sum))
         goto oom;
     return mw_kgen_workload(w, "graph.tc", &p, e);
 oom:
-    free(p.kernels);
-    tc_free(t);
-    return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    return gr_fail(&p, e);
 }

@@ -190,37 +190,6 @@ static void test_streamcluster(void **state)
     assert_true(stream_hash("rodinia.streamcluster", "tiny", 1) != stream_hash("rodinia.streamcluster", "tiny", 2));
 }
 
-/* Every instruction of a workload to cb, without wlwalk's per-PC table (CFD's flux kernel has more PCs). */
-static uint32_t cur_cta, cur_warp; /* where raw_walk is */
-static int raw_walk(const char *name, const char *size, uint64_t seed, inst_cb cb, void *arg)
-{
-    struct mw_workload w;
-    struct mw_err e = {0};
-    assert_int_equal(mw_workload_open_builtin(&w, name, size, seed, &e), 0);
-    struct mw_kernel k;
-    int nk = 0, rc;
-    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
-        for (uint32_t c = 0; c < mw_kernel_ctas(&k); c++) {
-            void *st = NULL;
-            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
-            for (uint32_t wi = 0; wi < mw_kernel_cta_warps(&k); wi++) {
-                struct mw_inst in;
-                cur_cta = c, cur_warp = wi;
-                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
-                    cb(arg, &k, &in);
-                    if (in.op == MW_OP_EXIT) break;
-                }
-                assert_true(rc >= 0);
-            }
-            w.ops->cta_close(&w, st);
-        }
-        nk++;
-    }
-    assert_int_equal(rc, 0);
-    mw_workload_close(&w);
-    return nk;
-}
-
 /* CFD tiny: 1500 elements padded to nelr = 1536 (8 CTAs of 192), one iteration: 3 initialize_variables, then
  * step_factor and 3 x (compute_flux, time_step). compute_flux's neighbour loop (body, 4 faces) loads nb and the
  * face normal for every thread, then the five variables of nb for the faces with nb >= 0 (a gather at
@@ -265,7 +234,7 @@ static void test_cfd(void **state)
     (void)state;
     struct cfdcount c;
     memset(&c, 0, sizeof c);
-    assert_int_equal(raw_walk("rodinia.cfd", "tiny", 3, cfd_cb, &c), 3 + 1 + 3 * 2);
+    assert_int_equal(walk("rodinia.cfd", "tiny", 3, NULL, 0, cfd_cb, &c), 3 + 1 + 3 * 2);
     /* warps per kernel: 8 CTAs x 6 warps */
     assert_int_equal(c.nk[0], 3 * 48);
     assert_int_equal(c.nk[1], 48);
@@ -290,8 +259,8 @@ static void test_cfd(void **state)
     assert_int_equal(c.bad_lines, 0);
     struct cfdcount c2, c3;
     memset(&c2, 0, sizeof c2), memset(&c3, 0, sizeof c3);
-    raw_walk("rodinia.cfd", "tiny", 3, cfd_cb, &c2);
-    raw_walk("rodinia.cfd", "tiny", 4, cfd_cb, &c3);
+    walk("rodinia.cfd", "tiny", 3, NULL, 0, cfd_cb, &c2);
+    walk("rodinia.cfd", "tiny", 4, NULL, 0, cfd_cb, &c3);
     assert_true(c.hash == c2.hash);
     assert_true(c.hash != c3.hash);
     struct mw_kernel k[8];
@@ -328,14 +297,14 @@ static void pf_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in
     struct pfcount *c = arg;
     hash_cb(&c->hash, k, in);
     int kid = (int)k->id - 1;
-    if (kid < 4 && in->op == MW_OP_EXIT && cur_cta == 0 && cur_warp == 0) {
+    if (kid < 4 && in->op == MW_OP_EXIT && walk_cta == 0 && walk_warp == 0) {
         snprintf(c->names[kid], 128, "%s", k->name);
         c->nregs[kid] = k->nregs, c->shmem[kid] = k->shmem;
     }
     if (in->op == MW_OP_EXIT) return;
-    uint32_t base = cur_cta * 512 + cur_warp * 32;
+    uint32_t base = walk_cta * 512 + walk_warp * 32;
     if (strcmp(k->name, "likelihood_kernel") == 0) {
-        if (in->op == MW_OP_BARRIER && cur_warp == 15) c->bars_like++;
+        if (in->op == MW_OP_BARRIER && walk_warp == 15) c->bars_like++;
         if (in->op == MW_OP_LD_SHARED) c->lds++;
         if (in->op == MW_OP_LD_GLOBAL && in->width == 1)
             for (int l = 0; l < 32; l++)
@@ -376,7 +345,7 @@ static void test_particlefilter(void **state)
 {
     (void)state;
     struct pfcount *c = calloc(1, sizeof *c);
-    assert_int_equal(raw_walk("rodinia.particlefilter", "tiny", 1, pf_cb, c), 4);
+    assert_int_equal(walk("rodinia.particlefilter", "tiny", 1, NULL, 0, pf_cb, c), 4);
     static const char *const names[4] = {"likelihood_kernel", "sum_kernel", "normalize_weights_kernel",
                                          "find_index_kernel"};
     for (int i = 0; i < 4; i++) assert_string_equal(c->names[i], names[i]);
@@ -432,10 +401,10 @@ static void test_particlefilter(void **state)
     assert_int_equal(c->lds, 2 * (8 + 4 + 2 + 1 + 5) + 1);
     uint64_t h = c->hash;
     memset(c, 0, sizeof *c);
-    raw_walk("rodinia.particlefilter", "tiny", 1, pf_cb, c);
+    walk("rodinia.particlefilter", "tiny", 1, NULL, 0, pf_cb, c);
     assert_true(c->hash == h);
     memset(c, 0, sizeof *c);
-    raw_walk("rodinia.particlefilter", "tiny", 2, pf_cb, c);
+    walk("rodinia.particlefilter", "tiny", 2, NULL, 0, pf_cb, c);
     assert_true(c->hash != h);
     free(c);
     struct mw_kernel k[8];

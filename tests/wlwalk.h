@@ -52,9 +52,11 @@ static inline struct pcstat *pcstat(struct kstat *s, uint64_t pc, uint8_t op)
     return p;
 }
 
-/* Walk every kernel of `name` at `size`; at most `maxk` kernels are summarised into ks (later ones still run).
- * `cb` sees every instruction (may be NULL). Returns the kernel count. */
+/* Walk every kernel of `name` at `size`; at most `maxk` kernels are summarised into ks (later ones still run,
+ * without a per-PC table, so they may have any number of PCs). `cb` sees every instruction (may be NULL), and
+ * can read the CTA and warp being walked from walk_cta, walk_warp. Returns the kernel count. */
 typedef void (*inst_cb)(void *arg, const struct mw_kernel *k, const struct mw_inst *in);
+static uint32_t walk_cta, walk_warp;
 static inline int walk(const char *name, const char *size, uint64_t seed, struct kstat *ks, int maxk, inst_cb cb,
                 void *arg)
 {
@@ -66,7 +68,8 @@ static inline int walk(const char *name, const char *size, uint64_t seed, struct
     int rc;
     while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
         struct kstat dummy;
-        struct kstat *s = nk < maxk ? &ks[nk] : &dummy;
+        bool table = nk < maxk;
+        struct kstat *s = table ? &ks[nk] : &dummy;
         memset(s, 0, sizeof *s);
         s->k = k;
         uint32_t nctas = mw_kernel_ctas(&k), nwarps = mw_kernel_cta_warps(&k);
@@ -76,11 +79,13 @@ static inline int walk(const char *name, const char *size, uint64_t seed, struct
             for (uint32_t wi = 0; wi < nwarps; wi++) {
                 struct mw_inst in;
                 int guard = 0;
+                walk_cta = c, walk_warp = wi;
                 while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
                     assert_true(++guard < 50000000);
                     s->warp_insts++;
                     if (cb) cb(arg, &k, &in);
                     if (in.op == MW_OP_EXIT) break;
+                    if (!table) continue;
                     if (!mw_op_is_global_mem(in.op) && in.op != MW_OP_BRANCH && in.op != MW_OP_ALU) continue;
                     struct pcstat *p = pcstat(s, in.pc, in.op);
                     p->n++;
