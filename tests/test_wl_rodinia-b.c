@@ -466,10 +466,10 @@ static void hw_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in
     struct hwcount *c = arg;
     struct hwlay *L = &c->L;
     hash_cb(&c->hash, k, in);
-    int f = (int)k->id - 1, b = (int)cur_cta;
+    int f = (int)k->id - 1, b = (int)walk_cta;
     assert_true(f < HW_NK && b < 2);
     c->grid[f] = k->grid[0], c->block[f] = k->block[0], c->shmem[f] = k->shmem;
-    if (in->op == MW_OP_BARRIER && b == 0 && cur_warp == 0) c->bars[f]++;
+    if (in->op == MW_OP_BARRIER && b == 0 && walk_warp == 0) c->bars[f]++;
     if (in->op == MW_OP_LD_GLOBAL || in->op == MW_OP_ST_GLOBAL) {
         bool ld = in->op == MW_OP_LD_GLOBAL;
         uint64_t a0 = in->addr[__builtin_ctz(in->mask)];
@@ -530,7 +530,7 @@ static void test_heartwall(void **state)
     static const int64_t R[2] = {369, 390}, C[2] = {408, 457};
     struct hwcount *c = calloc(1, sizeof *c);
     hw_layout(&c->L);
-    assert_int_equal(raw_walk("rodinia.heartwall", "tiny", 1, hw_cb, c), 2);
+    assert_int_equal(walk("rodinia.heartwall", "tiny", 1, NULL, 0, hw_cb, c), 2);
     uint64_t want[400];
     for (int f = 0; f < 2; f++) {
         assert_int_equal(c->grid[f], 2);
@@ -563,12 +563,12 @@ static void test_heartwall(void **state)
     assert_int_equal(c->tm_ld, 2 * win * win);
     uint64_t h = c->hash;
     hw_free_count(c);
-    raw_walk("rodinia.heartwall", "tiny", 1, hw_cb, c);
+    walk("rodinia.heartwall", "tiny", 1, NULL, 0, hw_cb, c);
     assert_true(c->hash == h);
     hw_free_count(c);
     /* small: frames 0-10; frame 10 tracks at the start position, then blends at the moved one */
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        assert_int_equal(raw_walk("rodinia.heartwall", "small", seed, hw_cb, c), 11);
+        assert_int_equal(walk("rodinia.heartwall", "small", seed, NULL, 0, hw_cb, c), 11);
         for (int b = 0; b < 2; b++) {
             for (int f = 1; f < 10; f++) assert_int_equal(c->nframe_ld[f][b], 289);
             hw_win(want, 17, R[b] - 9, C[b] - 9);
@@ -584,7 +584,7 @@ static void test_heartwall(void **state)
     }
     assert_true(mw_wl_heartwall_offset(1, 10, 0) != mw_wl_heartwall_offset(2, 10, 0) ||
                 mw_wl_heartwall_offset(1, 10, 1) != mw_wl_heartwall_offset(2, 10, 1));
-    raw_walk("rodinia.heartwall", "small", 2, hw_cb, c);
+    walk("rodinia.heartwall", "small", 2, NULL, 0, hw_cb, c);
     assert_true(c->hash != h);
     hw_free_count(c);
     free(c);
