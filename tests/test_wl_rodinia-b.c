@@ -531,7 +531,7 @@ static void test_heartwall(void **state)
     struct hwcount *c = calloc(1, sizeof *c);
     hw_layout(&c->L);
     assert_int_equal(walk("rodinia.heartwall", "tiny", 1, NULL, 0, hw_cb, c), 2);
-    uint64_t want[400];
+    uint64_t want[289 + 121];
     for (int f = 0; f < 2; f++) {
         assert_int_equal(c->grid[f], 2);
         assert_int_equal(c->block[f], 256);
