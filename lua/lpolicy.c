@@ -679,6 +679,13 @@ static int c_warp_active(lua_State *L)
     lua_pushboolean(L, mw_warp_active(s, sm, w));
     return 1;
 }
+static int c_warp_at_barrier(lua_State *L)
+{
+    struct mw_sim *s = ctx_sim(L);
+    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    lua_pushboolean(L, mw_warp_at_barrier(s, sm, w));
+    return 1;
+}
 static int c_warp_cta(lua_State *L)
 {
     struct mw_sim *s = ctx_sim(L);
@@ -772,6 +779,7 @@ static int c_random(lua_State *L)
 static const luaL_Reg ctx_funcs[] = {
     {"now", c_now},           {"warp_age", c_warp_age},     {"warp_active", c_warp_active},
     {"warp_cta", c_warp_cta}, {"warp_insts", c_warp_insts}, {"warp_pc", c_warp_pc},
+    {"warp_at_barrier", c_warp_at_barrier},
     {"resident_ctas", c_resident_ctas}, {"sm_warp_insts", c_sm_warp_insts}, {"mshr_free", c_mshr_free},
     {"l1d_set_of", c_set_of}, {"l1d_probe", c_probe},       {"l1d_flush", c_flush},
     {"set_window", c_set_window}, {"random", c_random},     {NULL, NULL}};

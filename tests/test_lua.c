@@ -30,6 +30,7 @@ static void test_parity(void **state)
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "ok  warp_scheduler  pol_gto.lua          micro.stream"));
     assert_non_null(strstr(out, "ok  dram_scheduler  pol_frfcfs.lua       micro.colstride"));
+    assert_non_null(strstr(out, "ok  warp_scheduler  pol_two_level.lua    rodinia.backprop"));
     assert_non_null(strstr(out, "counters compared"));
 }
 

@@ -29,5 +29,12 @@ for _, c in ipairs(cases) do
     print(string.format("ok  %-15s %-20s %-16s cycles %d", c.point, c.script, wl, ref["gpu.cycles"]))
   end
 end
+-- Two-level scheduling on kernels with barriers (its active set must not fill with barrier-waiting warps)
+for _, wl in ipairs { "rodinia.srad_v2", "rodinia.backprop" } do
+  local opts = { workload = wl, size = "small", seed = 7 }
+  local ref = T.run(opts, "warp_scheduler", "two_level")
+  total = total + T.same_stats(ref, T.run(opts, "warp_scheduler", T.dir .. "/pol_two_level.lua"), "two_level on " .. wl)
+  print(string.format("ok  %-15s %-20s %-16s cycles %d", "warp_scheduler", "pol_two_level.lua", wl, ref["gpu.cycles"]))
+end
 -- all four at once against the C defaults with bypass/all swapped in
 print("parity: " .. total .. " counters compared")
