@@ -93,6 +93,24 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
         GR_FLAGGED_RANGE(w, o, g, w->a, b->vlist);                                                           \
     } while (0)
 
+/* Both phases' edge loop opens with: i < end, else to `out`; w = elist[i]; dist[w] and the branch on it, the
+ * lanes whose w is at `level` in w->c. */
+#define EDGE_DIST(level, out)                                                                                \
+    do {                                                                                                     \
+        w->b = gr_edge_lanes(w, w->a, g->col);                                                               \
+        gi_br(o, 0x80, w->a, 5, 6);                                                                          \
+        CO_YIELD(w);                                                                                         \
+        if (!w->b) goto out;                                                                                 \
+        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */                                       \
+        gi_alu(o, 0xb0, w->b, 9, 8, 0);                                                                      \
+        CO_YIELD(w);                                                                                         \
+        gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */                                        \
+        CO_YIELD(w);                                                                                         \
+        GR_WHERE(w->c, w->b, l, lv[w->z[l]] == (level));                                                     \
+        gi_br(o, 0xd0, w->b, 10, 0);                                                                         \
+        CO_YIELD(w);                                                                                         \
+    } while (0)
+
 /* kernel_forward_phase: if (dist[tid] != curr) return; for (i = start; i < end; i++) { w = elist[i];
  * if (dist[w] == INF) { dist[w] = curr + 1; *over = false; } if (dist[w] == curr + 1)
  * atomicAdd(&sigma[w], sigma[u]); } */
@@ -108,18 +126,7 @@ static int gen_fwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     CO_BEGIN(w);
     LEVEL_RANGE((int32_t)L->curr);
     for (w->it = 0;; w->it++) {
-        w->b = gr_edge_lanes(w, w->a, g->col);
-        gi_br(o, 0x80, w->a, 5, 6);
-        CO_YIELD(w);
-        if (!w->b) break;
-        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */
-        gi_alu(o, 0xb0, w->b, 9, 8, 0);
-        CO_YIELD(w);
-        gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */
-        CO_YIELD(w);
-        GR_WHERE(w->c, w->b, l, lv[w->z[l]] == (int32_t)L->curr + 1);
-        gi_br(o, 0xd0, w->b, 10, 0); /* == INF */
-        CO_YIELD(w);
+        EDGE_DIST((int32_t)L->curr + 1, done); /* the branch: == INF */
         if (w->c) {
             gi_stx(o, 0xe0, w->c, 4, 9, 11, b->dist, w->z); /* dist[w] = curr + 1 */
             CO_YIELD(w);
@@ -160,18 +167,7 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     gi_alu(o, 0x78, w->a, 20, 0, 0); /* sum = 0 */
     CO_YIELD(w);
     for (w->it = 0;; w->it++) {
-        w->b = gr_edge_lanes(w, w->a, g->col);
-        gi_br(o, 0x80, w->a, 5, 6);
-        CO_YIELD(w);
-        if (!w->b) break;
-        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */
-        gi_alu(o, 0xb0, w->b, 9, 8, 0);
-        CO_YIELD(w);
-        gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */
-        CO_YIELD(w);
-        GR_WHERE(w->c, w->b, l, lv[w->z[l]] == (int32_t)L->curr);
-        gi_br(o, 0xd0, w->b, 10, 0);
-        CO_YIELD(w);
+        EDGE_DIST((int32_t)L->curr, sum_up);
         if (!w->c) goto next;
         gi_ldx(o, 0xe0, w->c, 4, 11, 2, b->sigma, w->v); /* sigma[u] */
         CO_YIELD(w);
@@ -204,6 +200,7 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
         gi_alu(o, 0x1f0, w->b, 5, 5, 0); /* i++ */
         CO_YIELD(w);
     }
+sum_up:
     gi_ldx(o, 0x200, w->a, 4, 22, 2, b->delta, w->v); /* delta[u] += sum */
     CO_YIELD(w);
     gi_alu(o, 0x210, w->a, 22, 22, 20);

@@ -103,6 +103,18 @@ static int gen_file(struct sbuf *b, uint64_t *s, uint64_t bytes)
     return put(b, "", 0); /* keeps room for the terminating '\0' */
 }
 
+/* The link state machine's one-character steps (IN_ATAG's "href" look-ahead and START_LINK's scan to the closing
+ * quote are their callers'). */
+static int st_next(int st, char c)
+{
+    switch (st) {
+    case ST_START: return c == '<' ? ST_IN_TAG : ST_START;
+    case ST_IN_TAG: return c == 'a' ? ST_IN_ATAG : c == ' ' ? ST_IN_TAG : ST_START;
+    case ST_IN_ATAG: return c == ' ' ? ST_IN_ATAG : ST_START;
+    default: return (c == ' ' || c == '=') ? ST_FOUND_HREF : c == '"' ? ST_START_LINK : ST_START;
+    }
+}
+
 /* The map function's state machine over one record: calls emit(url start, url length) for every link. Returns
  * the link count. */
 static uint32_t scan_links(const char *buf, uint32_t size, uint32_t base, uint32_t *off, uint32_t *len)
@@ -111,27 +123,17 @@ static uint32_t scan_links(const char *buf, uint32_t size, uint32_t base, uint32
     uint32_t n = 0;
     for (uint32_t j = 0; j < size; j++) {
         char c = buf[j];
-        switch (st) {
-        case ST_START:
-            if (c == '<') st = ST_IN_TAG;
-            break;
-        case ST_IN_TAG: st = c == 'a' ? ST_IN_ATAG : c == ' ' ? ST_IN_TAG : ST_START; break;
-        case ST_IN_ATAG:
-            if (c == 'h') {
-                if (memcmp(buf + j, "href", 4) == 0 && buf[j + 4] != '\0') st = ST_FOUND_HREF, j += 3;
-                else st = ST_START;
-            } else st = c == ' ' ? ST_IN_ATAG : ST_START;
-            break;
-        case ST_FOUND_HREF: st = (c == ' ' || c == '=') ? ST_FOUND_HREF : c == '"' ? ST_START_LINK : ST_START; break;
-        default: {
+        if (st == ST_IN_ATAG && c == 'h') {
+            if (memcmp(buf + j, "href", 4) == 0 && buf[j + 4] != '\0') st = ST_FOUND_HREF, j += 3;
+            else st = ST_START;
+        } else if (st == ST_START_LINK) {
             uint32_t e = j;
             while (buf[e] != '"') e++;
             if (off) off[n] = base + j, len[n] = e - j;
             n++;
             j = e;
             st = ST_START;
-        }
-        }
+        } else st = st_next(st, c);
     }
     return n;
 }
@@ -232,6 +234,25 @@ static struct qent *q_push(struct gwarp *w, uint16_t pc, uint8_t op, uint32_t ma
     } while (0)
 #define TXT(off) (m->files + (uint64_t)(off)) /* a byte of the device copy of the documents */
 
+/* A state case's head: c = buf[j] and the switch on it, at pc, pc + step, .. */
+static void char_load(const struct iix *m, struct gwarp *w, uint32_t mask, uint16_t pc, uint16_t step)
+{
+    QA(pc, mask, 10, 4, 2);
+    QLD((uint16_t)(pc + step), mask, 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
+    QA((uint16_t)(pc + 2 * step), mask, 11, 6, 0);
+    QB((uint16_t)(pc + 3 * step), mask, 11);
+}
+
+/* A one-character state case (START, IN_TAG, FOUND_HREF): the head, `tests` compares, the lanes step, and the
+ * state register is written. */
+static void char_case(const struct iix *m, struct gwarp *w, uint32_t mask, uint16_t pc, uint16_t step, int tests)
+{
+    char_load(m, w, mask, pc, step);
+    if (tests == 2) QA((uint16_t)(pc + 4 * step), mask, 12, 6, 0);
+    PML_LANES(mask, l) w->l[l].st = (uint32_t)st_next((int)w->l[l].st, m->text[w->l[l].base + w->l[l].j]);
+    QA((uint16_t)(pc + (3 + tests) * step), mask, 5, 11, tests == 2 ? 12 : 0);
+}
+
 /* Map phase (MapperCount when !map, Mapper when map). Code offsets (PC / 4): prologue 0x000, loop 0x100, cases 0x140.., link scan
  * 0x300, hash 0x380, emit 0x400, epilogue 0x700. Registers: r1 index, r2 j, r3 size, r4 buf, r5 state, r6 char,
  * r7 link_end, r8 hash, r9 i, r10-r15 temporaries. */
@@ -296,35 +317,18 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
         case PH_C0: /* START: '<' -> IN_TAG */
             w->phase = PH_C1;
             if (!w->m[0]) continue;
-            QA(0x140, w->m[0], 10, 4, 2);
-            QLD(0x150, w->m[0], 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
-            QA(0x160, w->m[0], 11, 6, 0);
-            QB(0x170, w->m[0], 11);
-            PML_LANES(w->m[0], l) if (m->text[w->l[l].base + w->l[l].j] == '<') w->l[l].st = ST_IN_TAG;
-            QA(0x180, w->m[0], 5, 11, 0);
+            char_case(m, w, w->m[0], 0x140, 0x10, 1);
             return;
         case PH_C1: /* IN_TAG: 'a' -> IN_ATAG, ' ' stays, else START */
             w->phase = PH_C2;
             if (!w->m[1]) continue;
-            QA(0x190, w->m[1], 10, 4, 2);
-            QLD(0x1a0, w->m[1], 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
-            QA(0x1b0, w->m[1], 11, 6, 0);
-            QB(0x1c0, w->m[1], 11);
-            QA(0x1d0, w->m[1], 12, 6, 0);
-            PML_LANES(w->m[1], l) {
-                char c = m->text[w->l[l].base + w->l[l].j];
-                w->l[l].st = c == 'a' ? ST_IN_ATAG : c == ' ' ? ST_IN_TAG : ST_START;
-            }
-            QA(0x1e0, w->m[1], 5, 11, 12);
+            char_case(m, w, w->m[1], 0x190, 0x10, 2);
             return;
         case PH_C2: { /* IN_ATAG: "href" -> FOUND_HREF (j += 3), ' ' stays, else START */
             w->phase = PH_C3;
             if (!w->m[2]) continue;
             uint32_t m2 = w->m[2], mh = 0, found = 0;
-            QA(0x1f0, m2, 10, 4, 2);
-            QLD(0x200, m2, 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
-            QA(0x210, m2, 11, 6, 0);
-            QB(0x220, m2, 11);
+            char_load(m, w, m2, 0x1f0, 0x10);
             PML_LANES(m2, l) if (m->text[w->l[l].base + w->l[l].j] == 'h') mh |= 1u << l;
             /* for (x = 0; x < 5; x++) if (href[x] != url_start[x]) break; (unrolled) */
             uint32_t cmpm = mh;
@@ -351,7 +355,7 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
             PML_LANES(m2, l) {
                 if (found >> l & 1u) w->l[l].st = ST_FOUND_HREF, w->l[l].j += 3;
                 else if (mh >> l & 1u) w->l[l].st = ST_START;
-                else w->l[l].st = m->text[w->l[l].base + w->l[l].j] == ' ' ? ST_IN_ATAG : ST_START;
+                else w->l[l].st = st_next(ST_IN_ATAG, m->text[w->l[l].base + w->l[l].j]);
             }
             QA(0x2f0, m2, 5, 11, 12);
             return;
@@ -359,16 +363,7 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
         case PH_C3: /* FOUND_HREF: ' ' or '=' stay, '"' -> START_LINK, else START */
             w->phase = PH_C4;
             if (!w->m[3]) continue;
-            QA(0x2f8, w->m[3], 10, 4, 2);
-            QLD(0x300, w->m[3], 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
-            QA(0x308, w->m[3], 11, 6, 0);
-            QB(0x310, w->m[3], 11);
-            QA(0x318, w->m[3], 12, 6, 0);
-            PML_LANES(w->m[3], l) {
-                char c = m->text[w->l[l].base + w->l[l].j];
-                w->l[l].st = (c == ' ' || c == '=') ? ST_FOUND_HREF : c == '"' ? ST_START_LINK : ST_START;
-            }
-            QA(0x320, w->m[3], 5, 11, 12);
+            char_case(m, w, w->m[3], 0x2f8, 0x08, 2);
             return;
         case PH_C4: /* START_LINK: scan to the closing quote */
             if (!w->m[4]) { w->phase = PH_INC; continue; }
@@ -403,15 +398,14 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
                 w->phase = w->scan ? PH_HASH : PH_EMIT;
             } else {
                 /* EmitInterCount: three per-thread counters += */
-                QLD(0x400, m4, 4, 10, 1, m->cnt_k + (uint64_t)w->l[l].rec * 4);
-                QA(0x408, m4, 10, 10, 0);
-                QST(0x410, m4, 4, 1, 10, m->cnt_k + (uint64_t)w->l[l].rec * 4);
-                QLD(0x418, m4, 4, 11, 1, m->cnt_v + (uint64_t)w->l[l].rec * 4);
-                QA(0x420, m4, 11, 11, 0);
-                QST(0x428, m4, 4, 1, 11, m->cnt_v + (uint64_t)w->l[l].rec * 4);
-                QLD(0x430, m4, 4, 12, 1, m->cnt_c + (uint64_t)w->l[l].rec * 4);
-                QA(0x438, m4, 12, 12, 0);
-                QST(0x440, m4, 4, 1, 12, m->cnt_c + (uint64_t)w->l[l].rec * 4);
+                const uint64_t cnt[3] = {m->cnt_k, m->cnt_v, m->cnt_c};
+                for (int i = 0; i < 3; i++) {
+                    uint16_t pc = (uint16_t)(0x400 + 0x18 * i);
+                    uint8_t r = (uint8_t)(10 + i);
+                    QLD(pc, m4, 4, r, 1, cnt[i] + (uint64_t)w->l[l].rec * 4);
+                    QA((uint16_t)(pc + 8), m4, r, r, 0);
+                    QST((uint16_t)(pc + 0x10), m4, 4, 1, r, cnt[i] + (uint64_t)w->l[l].rec * 4);
+                }
                 w->phase = PH_EMIT;
             }
             return;
@@ -491,6 +485,14 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
     }
 }
 
+/* The lanes of mask whose element first + lane is below n. */
+static uint32_t in_range(uint32_t mask, uint32_t first, uint32_t n)
+{
+    uint32_t in = 0;
+    PML_LANES(mask, l) if (first + (uint32_t)l < n) in |= 1u << l;
+    return in;
+}
+
 /* prescanArray's block kernel (CUDA SDK scan_largearray as in MarsScan.cu): 256 threads scan 512 elements in
  * shared memory (up-sweep, clear, down-sweep, one barrier a level), storing each block's sum when there are several
  * blocks; uniformAdd adds the scanned block sums back. */
@@ -499,14 +501,12 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
     uint32_t blockbase = t0->ctaid[0] * 512, tid0 = t0->tid[0];
     w->live = mask;
     if (L->kind == K_UADD) {
-        uint32_t act = 0;
-        PML_LANES(mask, l) if (blockbase + 512 + tid0 + (uint32_t)l < L->n) act |= 1u << l;
+        uint32_t act = in_range(mask, blockbase + 512 + tid0, L->n);
         QA(0x000, mask, 1, 0, 0);
         QLD(0x010, mask, 4, 2, 1, L->sums + (uint64_t)t0->ctaid[0] * 4 + 4); /* uniforms[blockIdx.x] (from block 1) */
         if (!act) { w->phase = PH_DONE; return; }
         QLD(0x020, act, 4, 3, 1, L->out + (uint64_t)(blockbase + 512 + tid0 + (uint32_t)l) * 4);
-        uint32_t act2 = 0;
-        PML_LANES(mask, l) if (blockbase + 512 + 256 + tid0 + (uint32_t)l < L->n) act2 |= 1u << l;
+        uint32_t act2 = in_range(mask, blockbase + 512 + 256 + tid0, L->n);
         if (act2) QLD(0x030, act2, 4, 4, 1, L->out + (uint64_t)(blockbase + 512 + 256 + tid0 + (uint32_t)l) * 4);
         QA(0x040, act, 3, 3, 2);
         QST(0x060, act, 4, 1, 3, L->out + (uint64_t)(blockbase + 512 + tid0 + (uint32_t)l) * 4);
@@ -519,11 +519,7 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
     }
     switch (w->phase) {
     case 0: {
-        uint32_t a = 0, b = 0;
-        PML_LANES(mask, l) {
-            if (blockbase + tid0 + (uint32_t)l < L->n) a |= 1u << l;
-            if (blockbase + tid0 + 256 + (uint32_t)l < L->n) b |= 1u << l;
-        }
+        uint32_t a = in_range(mask, blockbase + tid0, L->n), b = in_range(mask, blockbase + tid0 + 256, L->n);
         QA(0x000, mask, 1, 0, 0);
         QA(0x010, mask, 2, 1, 0);
         if (a) QLD(0x020, a, 4, 3, 2, L->in + (uint64_t)(blockbase + tid0 + (uint32_t)l) * 4);
@@ -534,8 +530,7 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
         return;
     }
     case 1: { /* up-sweep: d = 256 >> sub active threads */
-        uint32_t d = 256u >> w->sub, off = 1u << w->sub, act = 0;
-        PML_LANES(mask, l) if (tid0 + (uint32_t)l < d) act |= 1u << l;
+        uint32_t d = 256u >> w->sub, off = 1u << w->sub, act = in_range(mask, tid0, d);
         QBAR(0x060);
         if (act) {
             QA(0x070, act, 5, 1, 0);
@@ -561,8 +556,7 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
         return;
     }
     case 3: { /* down-sweep */
-        uint32_t d = 1u << w->sub, off = 256u >> w->sub, act = 0;
-        PML_LANES(mask, l) if (tid0 + (uint32_t)l < d) act |= 1u << l;
+        uint32_t d = 1u << w->sub, off = 256u >> w->sub, act = in_range(mask, tid0, d);
         QBAR(0x120);
         if (act) {
             QLDS(0x130, act, 6, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
@@ -577,11 +571,7 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
         return;
     }
     case 4: {
-        uint32_t a = 0, b = 0;
-        PML_LANES(mask, l) {
-            if (blockbase + tid0 + (uint32_t)l < L->n) a |= 1u << l;
-            if (blockbase + tid0 + 256 + (uint32_t)l < L->n) b |= 1u << l;
-        }
+        uint32_t a = in_range(mask, blockbase + tid0, L->n), b = in_range(mask, blockbase + tid0 + 256, L->n);
         QBAR(0x1a0);
         QLDS(0x1b0, mask, 3, (uint64_t)(tid0 + (uint32_t)l + ((tid0 + (uint32_t)l) >> 4)) * 4);
         QLDS(0x1c0, mask, 4, (uint64_t)(tid0 + 256 + (uint32_t)l + ((tid0 + 256 + (uint32_t)l) >> 4)) * 4);
@@ -650,6 +640,19 @@ static bool cmp_refill(const struct iix *m, struct gwarp *w, uint32_t act, uint6
     }
 }
 
+/* The bitonic and chunked kernels' opening: the index, `if (i < n)` (act: the lanes that pass); false when none
+ * does and the warp is done. */
+static bool guard_head(struct gwarp *w, uint32_t mask, uint32_t act)
+{
+    w->live = mask;
+    QA(0x000, mask, 1, 0, 0);
+    QA(0x010, mask, 2, 1, 0);
+    QB(0x020, mask, 2);
+    w->alive = act;
+    if (!act) w->phase = PH_DONE;
+    return act != 0;
+}
+
 /* bitonicKernel(k, j): dataIdx = global thread, ixj = dataIdx ^ j; if ixj > dataIdx compare and maybe swap. */
 static void bitonic_refill(const struct launch *L, const struct mw_tctx *t0, uint32_t mask, struct gwarp *w)
 {
@@ -666,12 +669,7 @@ static void bitonic_refill(const struct launch *L, const struct mw_tctx *t0, uin
                 w->l[l].a = R[i], w->l[l].b = R[x];
             }
         }
-        w->live = mask;
-        QA(0x000, mask, 1, 0, 0);
-        QA(0x010, mask, 2, 1, 0);
-        QB(0x020, mask, 2);
-        w->alive = act;
-        if (!act) { w->phase = PH_DONE; return; }
+        if (!guard_head(w, mask, act)) return;
         QLD(0x030, act, 16, 2, 1, m->dR + (uint64_t)w->l[l].pos * 16);
         QLD(0x040, act, 16, 3, 1, m->dR + (uint64_t)(w->l[l].pos ^ L->j) * 16);
         QA(0x050, act, 4, 1, 0); /* (dataIdx & k) == 0 */
@@ -709,12 +707,7 @@ static void chunk_refill(const struct launch *L, const struct mw_tctx *t0, uint3
         if (pos < L->n) act |= 1u << l;
     }
     if (w->phase == 0) {
-        w->live = mask;
-        QA(0x000, mask, 1, 0, 0);
-        QA(0x010, mask, 2, 1, 0);
-        QB(0x020, mask, 2);
-        w->alive = act;
-        if (!act) { w->phase = PH_DONE; return; }
+        if (!guard_head(w, mask, act)) return;
         switch (L->kind) {
         case K_INIT: QST(0x030, act, 16, 2, 0, m->dR + (uint64_t)w->l[l].pos * 16); w->phase = PH_DONE; return;
         case K_WRITEB: { /* if (d_startArray[pos] == 1) d_boundary[d_startSumArray[pos]] = pos */

@@ -2,6 +2,7 @@
  * random undirected graph like Rodinia's graphgen inputs (graph4096 ... graph1MW_6, six edges per node on
  * average): 512-thread CTAs, one thread per node, the host loop launching Kernel then Kernel2 until no update. */
 #include "kgen.h"
+#include "wl_rodinia_step.h"
 #include "workloads.h"
 
 #include <stdio.h>
@@ -76,23 +77,28 @@ struct bfs_warp {
     uint32_t tid[MW_WARP_SIZE];
 };
 
-static void mem(struct mw_inst *o, uint8_t op, uint8_t width, uint32_t mask, uint16_t dst, uint16_t a, uint16_t v)
+
+/* Both kernels' opening, steps 0..2: tid, then if (tid < n && flags[tid]); the lanes whose flag is set are those
+ * at BFS level lvl (w->a). */
+static void flag_test(struct mw_inst *o, struct bfs_warp *w, const struct bfs *g, const struct mw_tctx *t0,
+                      uint32_t mask, int step, uint64_t flags, int32_t lvl)
 {
-    memset(o, 0, offsetof(struct mw_inst, addr));
-    o->op = op, o->width = width, o->mask = mask;
-    if (op == MW_OP_ST_GLOBAL) o->nsrc = 2, o->src[0] = a, o->src[1] = v;
-    else o->ndst = 1, o->dst[0] = dst, o->nsrc = 1, o->src[0] = a;
+    switch (step) {
+    case 0:
+        FOR_LANES(mask, l) w->tid[l] = (uint32_t)(t0->gtid + (uint32_t)l);
+        rs_alu(o, MW_OP_ALU, mask, 1, 0, 0);
+        break;
+    case 1:
+        rs_mem(o, MW_OP_LD_GLOBAL, 1, mask, 2, 1, 0);
+        FOR_LANES(mask, l) o->addr[l] = flags + w->tid[l];
+        break;
+    default:
+        w->a = 0;
+        FOR_LANES(mask, l) if (g->level[w->tid[l]] == lvl) w->a |= 1u << l;
+        rs_alu(o, MW_OP_BRANCH, mask, 0, 2, 0);
+        break;
+    }
 }
-static void alu(struct mw_inst *o, uint8_t op, uint32_t mask, uint16_t d, uint16_t s1, uint16_t s2)
-{
-    memset(o, 0, offsetof(struct mw_inst, addr));
-    o->op = op, o->mask = mask;
-    if (op == MW_OP_ALU) o->ndst = 1, o->dst[0] = d;
-    o->nsrc = 2, o->src[0] = s1, o->src[1] = s2;
-}
-#define FOR_LANES(m, l)                                                                                      \
-    for (int l = 0; l < MW_WARP_SIZE; l++)                                                                   \
-        if ((m) >> l & 1u)
 
 /* Kernel: if (tid < n && mask[tid]) { mask[tid] = false; for (i = starting; i < starting + no_of_edges; i++)
  * { id = edges[i]; if (!visited[id]) { cost[id] = cost[tid] + 1; updating[id] = true; } } } */
@@ -106,71 +112,59 @@ static int gen_kernel1(const struct mw_kgen_kernel *k, const struct mw_tctx *t0,
     for (;;) {
         uint16_t pc = (uint16_t)w->step;
         switch (w->step++) {
-        case 0:
-            FOR_LANES(mask, l) w->tid[l] = (uint32_t)(t0->gtid + (uint32_t)l);
-            alu(o, MW_OP_ALU, mask, 1, 0, 0);
-            break;
-        case 1:
-            mem(o, MW_OP_LD_GLOBAL, 1, mask, 2, 1, 0);
-            FOR_LANES(mask, l) o->addr[l] = g->mask + w->tid[l];
-            break;
-        case 2:
-            w->a = 0;
-            FOR_LANES(mask, l) if (g->level[w->tid[l]] == (int32_t)bl->L) w->a |= 1u << l;
-            alu(o, MW_OP_BRANCH, mask, 0, 2, 0);
-            break;
+        case 0: case 1: case 2: flag_test(o, w, g, t0, mask, pc, g->mask, (int32_t)bl->L); break;
         case 3:
             if (!w->a) return 0;
-            mem(o, MW_OP_ST_GLOBAL, 1, w->a, 0, 1, 0);
+            rs_mem(o, MW_OP_ST_GLOBAL, 1, w->a, 0, 1, 0);
             FOR_LANES(w->a, l) o->addr[l] = g->mask + w->tid[l];
             break;
         case 4:
-            mem(o, MW_OP_LD_GLOBAL, 4, w->a, 3, 1, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->a, 3, 1, 0);
             FOR_LANES(w->a, l) o->addr[l] = g->nodes + (uint64_t)w->tid[l] * 8;
             break;
         case 5:
-            mem(o, MW_OP_LD_GLOBAL, 4, w->a, 4, 1, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->a, 4, 1, 0);
             FOR_LANES(w->a, l) o->addr[l] = g->nodes + (uint64_t)w->tid[l] * 8 + 4;
             break;
         case 6:
-            alu(o, MW_OP_ALU, w->a, 5, 3, 4);
+            rs_alu(o, MW_OP_ALU, w->a, 5, 3, 4);
             w->it = 0;
             break;
         case 7: /* loop test */
             w->act = 0;
             FOR_LANES(w->a, l) if (g->row[w->tid[l]] + w->it < g->row[w->tid[l] + 1]) w->act |= 1u << l;
             if (!w->act) return 0;
-            alu(o, MW_OP_BRANCH, w->a, 0, 3, 5);
+            rs_alu(o, MW_OP_BRANCH, w->a, 0, 3, 5);
             break;
         case 8:
-            mem(o, MW_OP_LD_GLOBAL, 4, w->act, 6, 3, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->act, 6, 3, 0);
             FOR_LANES(w->act, l) o->addr[l] = g->edges + ((uint64_t)g->row[w->tid[l]] + (uint64_t)w->it) * 4;
             break;
         case 9:
-            mem(o, MW_OP_LD_GLOBAL, 1, w->act, 7, 6, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 1, w->act, 7, 6, 0);
             FOR_LANES(w->act, l) o->addr[l] = g->visited + g->col[g->row[w->tid[l]] + w->it];
             break;
         case 10:
             w->upd = 0;
             FOR_LANES(w->act, l) if (g->level[g->col[g->row[w->tid[l]] + w->it]] > (int32_t)bl->L) w->upd |= 1u << l;
-            alu(o, MW_OP_BRANCH, w->act, 0, 7, 0);
+            rs_alu(o, MW_OP_BRANCH, w->act, 0, 7, 0);
             if (!w->upd) w->step = 15;
             break;
         case 11:
-            mem(o, MW_OP_LD_GLOBAL, 4, w->upd, 8, 1, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->upd, 8, 1, 0);
             FOR_LANES(w->upd, l) o->addr[l] = g->cost + (uint64_t)w->tid[l] * 4;
             break;
-        case 12: alu(o, MW_OP_ALU, w->upd, 8, 8, 0); break;
+        case 12: rs_alu(o, MW_OP_ALU, w->upd, 8, 8, 0); break;
         case 13:
-            mem(o, MW_OP_ST_GLOBAL, 4, w->upd, 0, 6, 8);
+            rs_mem(o, MW_OP_ST_GLOBAL, 4, w->upd, 0, 6, 8);
             FOR_LANES(w->upd, l) o->addr[l] = g->cost + (uint64_t)g->col[g->row[w->tid[l]] + w->it] * 4;
             break;
         case 14:
-            mem(o, MW_OP_ST_GLOBAL, 1, w->upd, 0, 6, 9);
+            rs_mem(o, MW_OP_ST_GLOBAL, 1, w->upd, 0, 6, 9);
             FOR_LANES(w->upd, l) o->addr[l] = g->upd + g->col[g->row[w->tid[l]] + w->it];
             break;
         case 15:
-            alu(o, MW_OP_ALU, w->act, 3, 3, 0);
+            rs_alu(o, MW_OP_ALU, w->act, 3, 3, 0);
             w->it++;
             w->step = 7;
             break;
@@ -192,22 +186,10 @@ static int gen_kernel2(const struct mw_kgen_kernel *k, const struct mw_tctx *t0,
     struct bfs_warp *w = scratch;
     uint16_t pc = (uint16_t)w->step;
     switch (w->step++) {
-    case 0:
-        FOR_LANES(mask, l) w->tid[l] = (uint32_t)(t0->gtid + (uint32_t)l);
-        alu(o, MW_OP_ALU, mask, 1, 0, 0);
-        break;
-    case 1:
-        mem(o, MW_OP_LD_GLOBAL, 1, mask, 2, 1, 0);
-        FOR_LANES(mask, l) o->addr[l] = g->upd + w->tid[l];
-        break;
-    case 2:
-        w->a = 0;
-        FOR_LANES(mask, l) if (g->level[w->tid[l]] == (int32_t)bl->L + 1) w->a |= 1u << l;
-        alu(o, MW_OP_BRANCH, mask, 0, 2, 0);
-        break;
+    case 0: case 1: case 2: flag_test(o, w, g, t0, mask, pc, g->upd, (int32_t)bl->L + 1); break;
     case 3: case 4: case 5: case 6: {
         if (!w->a) return 0;
-        mem(o, MW_OP_ST_GLOBAL, 1, w->a, 0, 1, 3);
+        rs_mem(o, MW_OP_ST_GLOBAL, 1, w->a, 0, 1, 3);
         int s = pc - 3;
         FOR_LANES(w->a, l) o->addr[l] = s == 0 ? g->mask + w->tid[l] : s == 1 ? g->visited + w->tid[l]
                                       : s == 2 ? g->over : g->upd + w->tid[l];

@@ -3,6 +3,7 @@
  * flattened breadth-first into knodes; one CTA of 508 threads per query walks the levels, thread t testing
  * keys[t] <= key < keys[t+1] in the current node. The run script's command file: j 6000 3000, then k 10000. */
 #include "kgen.h"
+#include "wl_rodinia_step.h"
 #include "workloads.h"
 
 #include <limits.h>
@@ -200,27 +201,6 @@ int32_t mw_wl_btree_query(uint64_t seed, int range, uint32_t i, uint32_t size)
 }
 
 /* ---- the kernels ---- */
-static void mem(struct mw_inst *o, uint8_t op, uint8_t width, uint32_t mask, uint16_t dst, uint16_t a, uint16_t v)
-{
-    memset(o, 0, offsetof(struct mw_inst, addr));
-    o->op = op, o->width = width, o->mask = mask;
-    if (op == MW_OP_ST_GLOBAL) o->nsrc = 2, o->src[0] = a, o->src[1] = v;
-    else o->ndst = 1, o->dst[0] = dst, o->nsrc = 1, o->src[0] = a;
-}
-static void alu(struct mw_inst *o, uint8_t op, uint32_t mask, uint16_t d, uint16_t s1, uint16_t s2)
-{
-    memset(o, 0, offsetof(struct mw_inst, addr));
-    o->op = op, o->mask = mask;
-    if (op == MW_OP_ALU) o->ndst = 1, o->dst[0] = d;
-    o->nsrc = 2, o->src[0] = s1, o->src[1] = s2;
-}
-static void all(struct mw_inst *o, uint32_t mask, uint64_t a)
-{
-    for (int l = 0; l < MW_WARP_SIZE; l++) o->addr[l] = (mask >> l & 1u) ? a : 0;
-}
-#define FOR_LANES(m, l)                                                                                      \
-    for (int l = 0; l < MW_WARP_SIZE; l++)                                                                   \
-        if ((m) >> l & 1u)
 
 /* One traversal's state at the current level: node, matching lanes. */
 struct walk {
@@ -261,6 +241,39 @@ static uint64_t kn(const struct bt *b, uint64_t base, uint32_t node, uint32_t fi
     return base + (uint64_t)node * KN_BYTES + field + (uint64_t)t * 4;
 }
 
+/* One level's test, steps 0..8 of a walk: curr = *currKnode; does keys[thid] <= key, and for those lanes
+ * keys[thid + 1] > key? (knodes, curr, key: the kernel's arrays; the key's and curr's addresses this CTA's.) Where
+ * no lane passes, the walk goes on at step `skip`; false: the step wrote no instruction. */
+static bool level_test(struct mw_inst *o, struct kwarp *w, const struct bt *b, int step, uint32_t mask,
+                       uint32_t thid0, const struct walk *wk, uint64_t knodes, uint64_t curr, uint64_t key, int skip)
+{
+    switch (step) {
+    case 0: rs_mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), rs_all(o, mask, curr); break;
+    case 1: rs_alu(o, MW_OP_ALU, mask, 4, 2, 0); break;
+    case 2:
+        rs_mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 4, 0);
+        FOR_LANES(mask, l) o->addr[l] = kn(b, knodes, wk->node, KN_KEYS, thid0 + (uint32_t)l);
+        break;
+    case 3: rs_mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), rs_all(o, mask, key); break;
+    case 4: rs_alu(o, MW_OP_ALU, mask, 6, 5, 3); break;
+    case 5: rs_alu(o, MW_OP_BRANCH, mask, 0, 6, 0); break;
+    case 6:
+        if (!wk->le) {
+            w->step = skip;
+            return false;
+        }
+        rs_mem(o, MW_OP_LD_GLOBAL, 4, wk->le, 7, 4, 0);
+        FOR_LANES(wk->le, l) o->addr[l] = kn(b, knodes, wk->node, KN_KEYS, thid0 + (uint32_t)l + 1);
+        break;
+    case 7: rs_alu(o, MW_OP_ALU, wk->le, 6, 7, 3); break;
+    default:
+        rs_alu(o, MW_OP_BRANCH, wk->le, 0, 6, 0);
+        if (!wk->hit) w->step = skip;
+        break;
+    }
+    return true;
+}
+
 /* findK: per level, if (keys[thid] <= key && keys[thid+1] > key) { if (knodes[offset].indices[thid] <
  * knodes_elem) offset = knodes[offset].indices[thid]; } __syncthreads(); if (thid == 0) curr = offset;
  * __syncthreads(); then at the leaf: if (keys[thid] == key) ans.value = records[indices[thid]].value. */
@@ -284,75 +297,58 @@ static int gen_findk(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
             level(b, w->a.next, key, thid0, mask, &w->a);
         }
         switch (s) {
-        case 0: mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), all(o, mask, b->k_curr + bid * 8ull); break;
-        case 1: alu(o, MW_OP_ALU, mask, 4, 2, 0); break;
-        case 2:
-            mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 4, 0);
-            FOR_LANES(mask, l) o->addr[l] = kn(b, b->k_knodes, w->a.node, KN_KEYS, thid0 + (uint32_t)l);
-            break;
-        case 3: mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), all(o, mask, b->k_keys + bid * 4ull); break;
-        case 4: alu(o, MW_OP_ALU, mask, 6, 5, 3); break;
-        case 5: alu(o, MW_OP_BRANCH, mask, 0, 6, 0); break;
-        case 6:
-            if (!w->a.le) {
-                w->step = 13;
+        case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8:
+            if (!level_test(o, w, b, s, mask, thid0, &w->a, b->k_knodes, b->k_curr + bid * 8ull,
+                            b->k_keys + bid * 4ull, 13))
                 continue;
-            }
-            mem(o, MW_OP_LD_GLOBAL, 4, w->a.le, 7, 4, 0);
-            FOR_LANES(w->a.le, l) o->addr[l] = kn(b, b->k_knodes, w->a.node, KN_KEYS, thid0 + (uint32_t)l + 1);
-            break;
-        case 7: alu(o, MW_OP_ALU, w->a.le, 6, 7, 3); break;
-        case 8:
-            alu(o, MW_OP_BRANCH, w->a.le, 0, 6, 0);
-            if (!w->a.hit) w->step = 13;
             break;
         /* the offset[bid] it reads equals curr[bid] at this point */
-        case 9: mem(o, MW_OP_LD_GLOBAL, 8, w->a.hit, 8, 1, 0), all(o, w->a.hit, b->k_off + bid * 8ull); break;
+        case 9: rs_mem(o, MW_OP_LD_GLOBAL, 8, w->a.hit, 8, 1, 0), rs_all(o, w->a.hit, b->k_off + bid * 8ull); break;
         case 10:
-            mem(o, MW_OP_LD_GLOBAL, 4, w->a.hit, 9, 8, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->a.hit, 9, 8, 0);
             FOR_LANES(w->a.hit, l) o->addr[l] = kn(b, b->k_knodes, w->a.node, KN_INDICES, thid0 + (uint32_t)l);
             break;
-        case 11: alu(o, MW_OP_ALU, w->a.hit, 6, 9, 0); break;
-        case 12: mem(o, MW_OP_ST_GLOBAL, 8, w->a.hit, 0, 1, 9), all(o, w->a.hit, b->k_off + bid * 8ull); break;
-        case 13: alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
+        case 11: rs_alu(o, MW_OP_ALU, w->a.hit, 6, 9, 0); break;
+        case 12: rs_mem(o, MW_OP_ST_GLOBAL, 8, w->a.hit, 0, 1, 9), rs_all(o, w->a.hit, b->k_off + bid * 8ull); break;
+        case 13: rs_alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
         case 14:
             if (!lane0) {
                 w->step = 16;
                 continue;
             }
-            mem(o, MW_OP_LD_GLOBAL, 8, 1, 10, 1, 0), all(o, 1, b->k_off + bid * 8ull);
+            rs_mem(o, MW_OP_LD_GLOBAL, 8, 1, 10, 1, 0), rs_all(o, 1, b->k_off + bid * 8ull);
             break;
-        case 15: mem(o, MW_OP_ST_GLOBAL, 8, 1, 0, 1, 10), all(o, 1, b->k_curr + bid * 8ull); break;
-        case 16: alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
+        case 15: rs_mem(o, MW_OP_ST_GLOBAL, 8, 1, 0, 1, 10), rs_all(o, 1, b->k_curr + bid * 8ull); break;
+        case 16: rs_alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
         case 17:
-            alu(o, MW_OP_BRANCH, mask, 0, 11, 0);
+            rs_alu(o, MW_OP_BRANCH, mask, 0, 11, 0);
             w->lvl++;
             w->step = 0;
             break;
         /* the leaf */
-        case 20: mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), all(o, mask, b->k_curr + bid * 8ull); break;
-        case 21: alu(o, MW_OP_ALU, mask, 4, 2, 0); break;
+        case 20: rs_mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), rs_all(o, mask, b->k_curr + bid * 8ull); break;
+        case 21: rs_alu(o, MW_OP_ALU, mask, 4, 2, 0); break;
         case 22:
-            mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 4, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 4, 0);
             FOR_LANES(mask, l) o->addr[l] = kn(b, b->k_knodes, w->a.next, KN_KEYS, thid0 + (uint32_t)l);
             break;
-        case 23: mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), all(o, mask, b->k_keys + bid * 4ull); break;
+        case 23: rs_mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), rs_all(o, mask, b->k_keys + bid * 4ull); break;
         case 24:
             w->eq = 0;
             FOR_LANES(mask, l) if (b->keys[w->a.next][thid0 + (uint32_t)l] == key) w->eq |= 1u << l;
-            alu(o, MW_OP_ALU, mask, 6, 5, 3);
+            rs_alu(o, MW_OP_ALU, mask, 6, 5, 3);
             break;
-        case 25: alu(o, MW_OP_BRANCH, mask, 0, 6, 0); break;
+        case 25: rs_alu(o, MW_OP_BRANCH, mask, 0, 6, 0); break;
         case 26:
             if (!w->eq) return 0;
-            mem(o, MW_OP_LD_GLOBAL, 4, w->eq, 9, 4, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->eq, 9, 4, 0);
             FOR_LANES(w->eq, l) o->addr[l] = kn(b, b->k_knodes, w->a.next, KN_INDICES, thid0 + (uint32_t)l);
             break;
         case 27:
-            mem(o, MW_OP_LD_GLOBAL, 4, w->eq, 12, 9, 0);
+            rs_mem(o, MW_OP_LD_GLOBAL, 4, w->eq, 12, 9, 0);
             FOR_LANES(w->eq, l) o->addr[l] = b->k_records + (uint64_t)b->idx[w->a.next][thid0 + (uint32_t)l] * 4;
             break;
-        case 28: mem(o, MW_OP_ST_GLOBAL, 4, w->eq, 0, 1, 12), all(o, w->eq, b->k_ans + bid * 4ull); break;
+        case 28: rs_mem(o, MW_OP_ST_GLOBAL, 4, w->eq, 0, 1, 12), rs_all(o, w->eq, b->k_ans + bid * 4ull); break;
         default: return 0;
         }
         o->pc = (uint64_t)s * 16;
@@ -389,51 +385,34 @@ static int gen_findrange(const struct mw_kgen_kernel *k, const struct mw_tctx *t
         struct walk *wk = h ? &w->z : &w->a;
         if (s < 24) {
             switch (r) {
-            case 0: mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), all(o, mask, cur[h] + bid * 8ull); break;
-            case 1: alu(o, MW_OP_ALU, mask, 4, 2, 0); break;
-            case 2:
-                mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 4, 0);
-                FOR_LANES(mask, l) o->addr[l] = kn(b, b->r_knodes, wk->node, KN_KEYS, thid0 + (uint32_t)l);
-                break;
-            case 3: mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), all(o, mask, kd[h] + bid * 4ull); break;
-            case 4: alu(o, MW_OP_ALU, mask, 6, 5, 3); break;
-            case 5: alu(o, MW_OP_BRANCH, mask, 0, 6, 0); break;
-            case 6:
-                if (!wk->le) {
-                    w->step = h ? 24 : 12;
+            case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8:
+                if (!level_test(o, w, b, r, mask, thid0, wk, b->r_knodes, cur[h] + bid * 8ull, kd[h] + bid * 4ull,
+                                h ? 24 : 12))
                     continue;
-                }
-                mem(o, MW_OP_LD_GLOBAL, 4, wk->le, 7, 4, 0);
-                FOR_LANES(wk->le, l) o->addr[l] = kn(b, b->r_knodes, wk->node, KN_KEYS, thid0 + (uint32_t)l + 1);
-                break;
-            case 7: alu(o, MW_OP_ALU, wk->le, 6, 7, 3); break;
-            case 8:
-                alu(o, MW_OP_BRANCH, wk->le, 0, 6, 0);
-                if (!wk->hit) w->step = h ? 24 : 12;
                 break;
             case 9:
-                mem(o, MW_OP_LD_GLOBAL, 4, wk->hit, 9, 4, 0);
+                rs_mem(o, MW_OP_LD_GLOBAL, 4, wk->hit, 9, 4, 0);
                 FOR_LANES(wk->hit, l) o->addr[l] = kn(b, b->r_knodes, wk->node, KN_INDICES, thid0 + (uint32_t)l);
                 break;
-            case 10: alu(o, MW_OP_ALU, wk->hit, 6, 9, 0); break;
-            case 11: mem(o, MW_OP_ST_GLOBAL, 8, wk->hit, 0, 1, 9), all(o, wk->hit, off[h] + bid * 8ull); break;
+            case 10: rs_alu(o, MW_OP_ALU, wk->hit, 6, 9, 0); break;
+            case 11: rs_mem(o, MW_OP_ST_GLOBAL, 8, wk->hit, 0, 1, 9), rs_all(o, wk->hit, off[h] + bid * 8ull); break;
             }
         } else if (s < 40) {
             switch (s) {
-            case 24: alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
+            case 24: rs_alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
             case 25: case 26: case 27: case 28: {
                 if (thid0 != 0) {
                     w->step = 29;
                     continue;
                 }
                 int q = (s - 25) / 2;
-                if ((s - 25) % 2 == 0) mem(o, MW_OP_LD_GLOBAL, 8, 1, 10, 1, 0), all(o, 1, off[q] + bid * 8ull);
-                else mem(o, MW_OP_ST_GLOBAL, 8, 1, 0, 1, 10), all(o, 1, cur[q] + bid * 8ull);
+                if ((s - 25) % 2 == 0) rs_mem(o, MW_OP_LD_GLOBAL, 8, 1, 10, 1, 0), rs_all(o, 1, off[q] + bid * 8ull);
+                else rs_mem(o, MW_OP_ST_GLOBAL, 8, 1, 0, 1, 10), rs_all(o, 1, cur[q] + bid * 8ull);
                 break;
             }
-            case 29: alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
+            case 29: rs_alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0; break;
             case 30:
-                alu(o, MW_OP_BRANCH, mask, 0, 11, 0);
+                rs_alu(o, MW_OP_BRANCH, mask, 0, 11, 0);
                 w->lvl++;
                 w->step = 0;
                 break;
@@ -443,27 +422,29 @@ static int gen_findrange(const struct mw_kgen_kernel *k, const struct mw_tctx *t
             /* 40..46 the start leaf, a barrier, 48..54 the end leaf */
             uint32_t node = h ? w->z.next : w->a.next, *eq = h ? &w->eq2 : &w->eq;
             switch (s) {
-            case 40: case 48: mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), all(o, mask, cur[h] + bid * 8ull); break;
+            case 40: case 48: rs_mem(o, MW_OP_LD_GLOBAL, 8, mask, 2, 1, 0), rs_all(o, mask, cur[h] + bid * 8ull); break;
             case 41: case 49:
-                mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 2, 0);
+                rs_mem(o, MW_OP_LD_GLOBAL, 4, mask, 5, 2, 0);
                 FOR_LANES(mask, l) o->addr[l] = kn(b, b->r_knodes, node, KN_KEYS, thid0 + (uint32_t)l);
                 break;
-            case 42: case 50: mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), all(o, mask, kd[h] + bid * 4ull); break;
+            case 42: case 50: rs_mem(o, MW_OP_LD_GLOBAL, 4, mask, 3, 1, 0), rs_all(o, mask, kd[h] + bid * 4ull); break;
             case 43: case 51:
                 *eq = 0;
                 FOR_LANES(mask, l) if (b->keys[node][thid0 + (uint32_t)l] == key[h]) *eq |= 1u << l;
-                alu(o, MW_OP_BRANCH, mask, 0, 5, 3);
+                rs_alu(o, MW_OP_BRANCH, mask, 0, 5, 3);
                 if (!*eq) w->step = h ? 99 : 47;
                 break;
             case 44: case 52:
-                mem(o, MW_OP_LD_GLOBAL, 4, *eq, 9, 2, 0);
+                rs_mem(o, MW_OP_LD_GLOBAL, 4, *eq, 9, 2, 0);
                 FOR_LANES(*eq, l) o->addr[l] = kn(b, b->r_knodes, node, KN_INDICES, thid0 + (uint32_t)l);
                 break;
-            case 45: mem(o, MW_OP_ST_GLOBAL, 4, *eq, 0, 1, 9), all(o, *eq, rec[0] + bid * 4ull), w->step = 47; break;
-            case 47: alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0, w->step = 48; break;
-            case 53: mem(o, MW_OP_LD_GLOBAL, 4, *eq, 12, 1, 0), all(o, *eq, rec[0] + bid * 4ull); break;
-            case 54: alu(o, MW_OP_ALU, *eq, 9, 9, 12); break;
-            case 55: mem(o, MW_OP_ST_GLOBAL, 4, *eq, 0, 1, 9), all(o, *eq, rec[1] + bid * 4ull); break;
+            case 45:
+                rs_mem(o, MW_OP_ST_GLOBAL, 4, *eq, 0, 1, 9), rs_all(o, *eq, rec[0] + bid * 4ull), w->step = 47;
+                break;
+            case 47: rs_alu(o, MW_OP_BARRIER, mask, 0, 0, 0), o->nsrc = 0, w->step = 48; break;
+            case 53: rs_mem(o, MW_OP_LD_GLOBAL, 4, *eq, 12, 1, 0), rs_all(o, *eq, rec[0] + bid * 4ull); break;
+            case 54: rs_alu(o, MW_OP_ALU, *eq, 9, 9, 12); break;
+            case 55: rs_mem(o, MW_OP_ST_GLOBAL, 4, *eq, 0, 1, 9), rs_all(o, *eq, rec[1] + bid * 4ull); break;
             default: return 0;
             }
         }

@@ -44,54 +44,45 @@ struct bstat {
     struct bpc *pc; /* NPCS */
     uint64_t warp_insts, ld_lanes, st_lanes;
 };
+/* walk's callback that fills the dense table of the first maxk kernels, then passes the instruction on to cb. */
+struct bwalk_ctx {
+    struct bstat *ks;
+    int maxk;
+    inst_cb cb;
+    void *arg;
+};
+static void bstat_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct bwalk_ctx *x = arg;
+    if (x->cb) x->cb(x->arg, k, in);
+    if (walk_kernel >= (uint32_t)x->maxk) return;
+    struct bstat *s = &x->ks[walk_kernel];
+    if (!s->pc) { /* the kernel's first instruction */
+        s->k = *k;
+        s->pc = calloc(NPCS, sizeof *s->pc);
+        assert_non_null(s->pc);
+    }
+    s->warp_insts++;
+    assert_true(in->pc % 16 == 0 && in->pc / 16 < NPCS);
+    struct bpc *p = &s->pc[in->pc / 16];
+    if (p->n == 0) p->op = in->op, p->min_lines = 99;
+    assert_int_equal(p->op, in->op);
+    p->n++;
+    p->lanes += (uint64_t)__builtin_popcount(in->mask);
+    if (mw_op_is_global_mem(in->op)) {
+        uint32_t ln = lines_of(in);
+        if (ln < p->min_lines) p->min_lines = ln;
+        if (ln > p->max_lines) p->max_lines = ln;
+        if (mw_op_is_load(in->op)) s->ld_lanes += (uint64_t)__builtin_popcount(in->mask);
+        else s->st_lanes += (uint64_t)__builtin_popcount(in->mask);
+    }
+}
 static int bwalk(const char *name, const char *size, uint64_t seed, struct bstat *ks, int maxk, inst_cb cb, void *arg)
 {
-    struct mw_workload w;
-    struct mw_err e = {0};
-    assert_int_equal(mw_workload_open_builtin(&w, name, size, seed, &e), 0);
-    struct mw_kernel k;
-    int nk = 0, rc;
-    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
-        struct bstat *s = nk < maxk ? &ks[nk] : NULL;
-        if (s) {
-            memset(s, 0, sizeof *s);
-            s->k = k;
-            s->pc = calloc(NPCS, sizeof *s->pc);
-            assert_non_null(s->pc);
-        }
-        uint32_t nctas = mw_kernel_ctas(&k), nwarps = mw_kernel_cta_warps(&k);
-        for (uint32_t c = 0; c < nctas; c++) {
-            void *st = NULL;
-            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
-            for (uint32_t wi = 0; wi < nwarps; wi++) {
-                struct mw_inst in;
-                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
-                    if (cb) cb(arg, &k, &in);
-                    if (!s) continue;
-                    s->warp_insts++;
-                    assert_true(in.pc % 16 == 0 && in.pc / 16 < NPCS);
-                    struct bpc *p = &s->pc[in.pc / 16];
-                    if (p->n == 0) p->op = in.op, p->min_lines = 99;
-                    assert_int_equal(p->op, in.op);
-                    p->n++;
-                    p->lanes += (uint64_t)__builtin_popcount(in.mask);
-                    if (mw_op_is_global_mem(in.op)) {
-                        uint32_t ln = lines_of(&in);
-                        if (ln < p->min_lines) p->min_lines = ln;
-                        if (ln > p->max_lines) p->max_lines = ln;
-                        if (mw_op_is_load(in.op)) s->ld_lanes += (uint64_t)__builtin_popcount(in.mask);
-                        else s->st_lanes += (uint64_t)__builtin_popcount(in.mask);
-                    }
-                    if (in.op == MW_OP_EXIT) break;
-                }
-                assert_true(rc >= 0);
-            }
-            w.ops->cta_close(&w, st);
-        }
-        nk++;
-    }
-    assert_int_equal(rc, 0);
-    mw_workload_close(&w);
+    memset(ks, 0, (size_t)maxk * sizeof *ks);
+    struct bwalk_ctx x = {ks, maxk, cb, arg};
+    int nk = walk(name, size, seed, NULL, 0, bstat_cb, &x);
+    for (int i = 0; i < nk && i < maxk; i++) assert_non_null(ks[i].pc); /* every warp ends with an EXIT */
     return nk;
 }
 static void bfree(struct bstat *ks, int n)

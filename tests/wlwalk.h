@@ -54,9 +54,10 @@ static inline struct pcstat *pcstat(struct kstat *s, uint64_t pc, uint8_t op)
 
 /* Walk every kernel of `name` at `size`; at most `maxk` kernels are summarised into ks (later ones still run,
  * without a per-PC table, so they may have any number of PCs). `cb` sees every instruction (may be NULL), and
- * can read the CTA and warp being walked from walk_cta, walk_warp. Returns the kernel count. */
+ * can read the kernel (0-based launch index), CTA and warp being walked from walk_kernel, walk_cta, walk_warp.
+ * Returns the kernel count. */
 typedef void (*inst_cb)(void *arg, const struct mw_kernel *k, const struct mw_inst *in);
-static uint32_t walk_cta, walk_warp;
+static uint32_t walk_kernel, walk_cta, walk_warp;
 static inline int walk(const char *name, const char *size, uint64_t seed, struct kstat *ks, int maxk, inst_cb cb,
                 void *arg)
 {
@@ -72,6 +73,7 @@ static inline int walk(const char *name, const char *size, uint64_t seed, struct
         struct kstat *s = table ? &ks[nk] : &dummy;
         memset(s, 0, sizeof *s);
         s->k = k;
+        walk_kernel = (uint32_t)nk;
         uint32_t nctas = mw_kernel_ctas(&k), nwarps = mw_kernel_cta_warps(&k);
         for (uint32_t c = 0; c < nctas; c++) {
             void *st = NULL;
