@@ -27,11 +27,14 @@ int mw_ldst_init(struct mw_sim *s, struct mw_sm *sm, struct mw_err *e)
         mw_tags_init(&sm->l1, mw_l1d_sets(c), (int)c->l1d.assoc, (int)c->l1d.line_bytes, rops->line_meta_bytes))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->mshr = calloc((size_t)c->l1d.mshr_entries, sizeof *sm->mshr);
+    sm->mshr_key = malloc((size_t)c->l1d.mshr_entries * sizeof *sm->mshr_key);
+    if (sm->mshr_key)
+        for (int64_t i = 0; i < c->l1d.mshr_entries; i++) sm->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&sm->missq, (int)c->l1d.miss_queue);
     /* load trackers: at most one per warp instruction in flight; grow on demand */
     sm->trk_cap = (uint32_t)(sm->nwarps * 4 + sm->nslots);
     sm->trk = calloc(sm->trk_cap, sizeof *sm->trk);
-    if (!sm->mshr || !sm->trk) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!sm->mshr || !sm->mshr_key || !sm->trk) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (uint32_t i = 0; i < sm->trk_cap; i++) sm->trk[i].next_free = i + 1;
     sm->trk_free = 0;
     return 0;
@@ -41,6 +44,7 @@ void mw_ldst_fini(struct mw_sm *sm)
 {
     free(sm->slots);
     free(sm->mshr);
+    free(sm->mshr_key);
     free(sm->trk);
     mw_tags_fini(&sm->l1);
 }
@@ -257,13 +261,13 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
 static struct mw_mshr *mshr_find(struct mw_sm *sm, int n, uint64_t line)
 {
     for (int i = 0; i < n; i++)
-        if (sm->mshr[i].valid && sm->mshr[i].line == line) return &sm->mshr[i];
+        if (sm->mshr_key[i] == line) return &sm->mshr[i];
     return NULL;
 }
 static struct mw_mshr *mshr_free_entry(struct mw_sm *sm, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!sm->mshr[i].valid) return &sm->mshr[i];
+        if (sm->mshr_key[i] == MW_MSHR_NO_LINE) return &sm->mshr[i];
     return NULL;
 }
 
@@ -473,6 +477,7 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
         memset(m, 0, sizeof *m);
         m->valid = 1;
         m->line = q->line;
+        sm->mshr_key[m - sm->mshr] = q->line;
         m->way = -1;
         m->pc = sl->pc;
         m->warp = sl->warp;
@@ -653,6 +658,7 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     if (--m->inflight > 0) return;
     struct mw_mshr done = *m;
     m->valid = 0;
+    sm->mshr_key[m - sm->mshr] = MW_MSHR_NO_LINE;
     sm->mshr_used--;
     for (int i = 0; i < done.nwait; i++) trk_done(s, sm, done.waiters[i], now, done.t_create[i]);
 }

@@ -98,6 +98,7 @@ struct mw_tags {
 
 /* ---- L1D MSHR ----------------------------------------------------------------------------------------- */
 #define MW_MSHR_WAITERS_MAX 64
+#define MW_MSHR_NO_LINE UINT64_MAX /* no line address: lines are aligned */
 struct mw_mshr {
     uint64_t line;        /* 0 = free when valid == 0 */
     uint8_t valid;
@@ -187,6 +188,8 @@ struct mw_sm {
     /* L1D */
     struct mw_tags l1;
     struct mw_mshr *mshr;
+    uint64_t *mshr_key;   /* per entry: its line while valid, MW_MSHR_NO_LINE when free; a dense copy for
+                           * lookups, which would otherwise stride over the entries' large waiter arrays */
     int mshr_used;
     struct mw_req_fifo missq;
     struct mw_tracker *trk;
