@@ -294,9 +294,9 @@ static int choose_victim(struct mw_sim *s, struct mw_sm *sm, int set)
         if (!l->used) return w;
         ev[w] = l->pending == 0;
         any |= ev[w];
-        v[w] = view_of(t, set, w);
     }
-    if (!any) return -1;
+    if (!any) return -1; /* every way awaits a fill: the common stall, decided without building views */
+    for (int w = 0; w < t->assoc; w++) v[w] = view_of(t, set, w);
     struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
     int way = ops->victim(pi, sm->id, set, v, ev, t->assoc);
