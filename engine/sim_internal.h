@@ -185,6 +185,11 @@ struct mw_sm {
     struct mw_ldst_slot *slots;
     int nslots, slots_used, slot_rr;
     uint64_t ldst_free;   /* shared-memory / constant ops occupy the unit until then */
+    /* The head request's last attempt failed for want of a line or an MSHR entry without consulting any policy
+     * hook (that stall cause, else 0): retrying gives the same failure until a reply, a flush or a new
+     * instruction clears it, so retries only count the stall and the clock may jump over them. */
+    int ldst_parked;
+    bool ldst_hooked;     /* a policy hook was consulted during the current access attempt */
     /* L1D */
     struct mw_tags l1;
     struct mw_mshr *mshr;
@@ -306,6 +311,8 @@ bool mw_ldst_can_accept(struct mw_sim *s, struct mw_sm *sm, const struct mw_inst
 void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_inst *in);
 int mw_coalesce(const struct mw_sim *s, const struct mw_inst *in, struct mw_coal_req *out);
 bool mw_ldst_idle(const struct mw_sm *sm);
+bool mw_ldst_waits(const struct mw_sm *sm);
+void mw_ldst_jump(struct mw_sm *sm, uint64_t cycles);
 
 /* Cross-domain hand-offs carry absolute times in femtoseconds (req->t_ready); a consumer takes an item once
  * s->now_fs has reached it, whatever its own clock. */
