@@ -27,11 +27,14 @@ int mw_ldst_init(struct mw_sim *s, struct mw_sm *sm, struct mw_err *e)
         mw_tags_init(&sm->l1, mw_l1d_sets(c), (int)c->l1d.assoc, (int)c->l1d.line_bytes, rops->line_meta_bytes))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->mshr = calloc((size_t)c->l1d.mshr_entries, sizeof *sm->mshr);
+    sm->mshr_key = malloc((size_t)c->l1d.mshr_entries * sizeof *sm->mshr_key);
+    if (sm->mshr_key)
+        for (int64_t i = 0; i < c->l1d.mshr_entries; i++) sm->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&sm->missq, (int)c->l1d.miss_queue);
     /* load trackers: at most one per warp instruction in flight; grow on demand */
     sm->trk_cap = (uint32_t)(sm->nwarps * 4 + sm->nslots);
     sm->trk = calloc(sm->trk_cap, sizeof *sm->trk);
-    if (!sm->mshr || !sm->trk) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!sm->mshr || !sm->mshr_key || !sm->trk) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (uint32_t i = 0; i < sm->trk_cap; i++) sm->trk[i].next_free = i + 1;
     sm->trk_free = 0;
     return 0;
@@ -41,11 +44,15 @@ void mw_ldst_fini(struct mw_sm *sm)
 {
     free(sm->slots);
     free(sm->mshr);
+    free(sm->mshr_key);
     free(sm->trk);
     mw_tags_fini(&sm->l1);
 }
 
 bool mw_ldst_idle(const struct mw_sm *sm) { return sm->slots_used == 0 && sm->missq.n == 0; }
+
+/* Nothing to do before an event elsewhere (a reply) changes the L1D: idle, or parked with the miss queue empty. */
+bool mw_ldst_waits(const struct mw_sm *sm) { return sm->missq.n == 0 && (sm->slots_used == 0 || sm->ldst_parked); }
 
 static uint32_t trk_alloc(struct mw_sm *sm)
 {
@@ -210,6 +217,7 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
             sl = &sm->slots[i];
             break;
         }
+    sm->ldst_parked = 0; /* another instruction to choose from */
     sl->valid = true;
     sl->warp = (uint16_t)w;
     sl->op = (uint8_t)op;
@@ -257,13 +265,13 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
 static struct mw_mshr *mshr_find(struct mw_sm *sm, int n, uint64_t line)
 {
     for (int i = 0; i < n; i++)
-        if (sm->mshr[i].valid && sm->mshr[i].line == line) return &sm->mshr[i];
+        if (sm->mshr_key[i] == line) return &sm->mshr[i];
     return NULL;
 }
 static struct mw_mshr *mshr_free_entry(struct mw_sm *sm, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!sm->mshr[i].valid) return &sm->mshr[i];
+        if (sm->mshr_key[i] == MW_MSHR_NO_LINE) return &sm->mshr[i];
     return NULL;
 }
 
@@ -290,11 +298,12 @@ static int choose_victim(struct mw_sim *s, struct mw_sm *sm, int set)
         if (!l->used) return w;
         ev[w] = l->pending == 0;
         any |= ev[w];
-        v[w] = view_of(t, set, w);
     }
-    if (!any) return -1;
+    if (!any) return -1; /* every way awaits a fill: the common stall, decided without building views */
+    for (int w = 0; w < t->assoc; w++) v[w] = view_of(t, set, w);
     struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+    sm->ldst_hooked = true;
     int way = ops->victim(pi, sm->id, set, v, ev, t->assoc);
     if (way < -1 || way >= t->assoc || (way >= 0 && !ev[way])) {
         struct mw_err e;
@@ -396,6 +405,7 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
             struct mw_bypass_ctx bc = {.sm = sm->id, .warp = sl->warp, .pc = sl->pc, .index = i, .n = sl->nreq,
                                        .reqs = sl->reqs,
                                        .retry = sl->verdict[i] == 0xff ? MW_STALL_NONE : sl->verdict[i] - 0x10};
+            if (ops->decide) sm->ldst_hooked = true;
             int v = ops->decide ? ops->decide(pi, &bc) : MW_CACHE;
             if (s->failed) return MW_STALL_NONE;
             if (v != MW_CACHE && v != MW_BYPASS) {
@@ -473,6 +483,7 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
         memset(m, 0, sizeof *m);
         m->valid = 1;
         m->line = q->line;
+        sm->mshr_key[m - sm->mshr] = q->line;
         m->way = -1;
         m->pc = sl->pc;
         m->warp = sl->warp;
@@ -546,14 +557,45 @@ static void drain_missq(struct mw_sim *s, struct mw_sm *sm)
     }
 }
 
+static void count_ldst_stall(struct mw_sm *sm, int cause, uint64_t n)
+{
+    switch (cause) {
+    case MW_STALL_LINE_ALLOC:
+        sm->st.ldst_stall_line_alloc += n;
+        sm->l1st.line_alloc_fail += n;
+        break;
+    case MW_STALL_MSHR:
+        sm->st.ldst_stall_mshr += n;
+        sm->l1st.mshr_fail += n;
+        break;
+    case MW_STALL_MISS_QUEUE:
+        sm->st.ldst_stall_miss_queue += n;
+        sm->l1st.miss_queue_fail += n;
+        break;
+    }
+}
+
+/* The clock skipped `cycles` core cycles of an LDST unit that waits (mw_ldst_waits): each was a failed retry. */
+void mw_ldst_jump(struct mw_sm *sm, uint64_t cycles)
+{
+    if (!sm->ldst_parked) return;
+    sm->st.ldst_busy += cycles;
+    count_ldst_stall(sm, sm->ldst_parked, cycles);
+}
+
 void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
 {
     if (!sm->slots_used) {
         drain_missq(s, sm);
         return;
     }
-    sm->busy = true;
     sm->st.ldst_busy++;
+    if (sm->ldst_parked) {
+        count_ldst_stall(sm, sm->ldst_parked, 1);
+        drain_missq(s, sm);
+        return;
+    }
+    sm->busy = true;
     /* which instruction's head request goes to L1D this cycle */
     struct mw_ldst_slot *sl = NULL;
     if (sm->nslots == 1) {
@@ -579,23 +621,15 @@ void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
         }
         sl = &sm->slots[idx[k]];
     }
+    sm->ldst_hooked = false;
     int cause = access_one(s, sm, sl, sl->next);
-    switch (cause) {
-    case MW_STALL_NONE:
+    if (cause == MW_STALL_NONE) {
         if (++sl->next == sl->nreq) slot_done(s, sm, sl);
-        break;
-    case MW_STALL_LINE_ALLOC:
-        sm->st.ldst_stall_line_alloc++;
-        sm->l1st.line_alloc_fail++;
-        break;
-    case MW_STALL_MSHR:
-        sm->st.ldst_stall_mshr++;
-        sm->l1st.mshr_fail++;
-        break;
-    case MW_STALL_MISS_QUEUE:
-        sm->st.ldst_stall_miss_queue++;
-        sm->l1st.miss_queue_fail++;
-        break;
+    } else {
+        count_ldst_stall(sm, cause, 1);
+        if ((cause == MW_STALL_LINE_ALLOC || cause == MW_STALL_MSHR) && !sm->ldst_hooked && sm->slots_used == 1 &&
+            !s->failed)
+            sm->ldst_parked = cause;
     }
     /* a failed attempt to cache is remembered so that the bypass policy is asked again with the cause (MRPB);
      * a bypass is final: its request waits for the miss queue, with nothing new to decide */
@@ -609,6 +643,7 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
 {
     uint64_t now = mw_core_now(s);
     sm->busy = true;
+    sm->ldst_parked = 0;
     if (r->kind == MW_REQ_WRITE) {
         struct mw_warp *wp = &sm->warps[r->warp];
         wp->pending_stores--;
@@ -653,6 +688,7 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     if (--m->inflight > 0) return;
     struct mw_mshr done = *m;
     m->valid = 0;
+    sm->mshr_key[m - sm->mshr] = MW_MSHR_NO_LINE;
     sm->mshr_used--;
     for (int i = 0; i < done.nwait; i++) trk_done(s, sm, done.waiters[i], now, done.t_create[i]);
 }
@@ -675,6 +711,7 @@ bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
 void mw_l1d_flush(struct mw_sim *s, int sm)
 {
     struct mw_sm *p = &s->sms[sm];
+    p->ldst_parked = 0;
     for (int set = 0; set < p->l1.sets; set++)
         for (int w = 0; w < p->l1.assoc; w++) {
             struct mw_line *l = mw_tags_line(&p->l1, set, w);

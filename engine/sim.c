@@ -353,7 +353,7 @@ static uint64_t core_next_event(struct mw_sim *s)
     }
     for (int i = 0; i < s->nsms; i++) {
         const struct mw_sm *sm = &s->sms[i];
-        if (!mw_ldst_idle(sm) || sm->ldst_free > now) return now;
+        if (!mw_ldst_waits(sm) || sm->ldst_free > now) return now;
         t = mw_min_u64(t, sm->next_ready);
     }
     return t;

@@ -98,6 +98,7 @@ struct mw_tags {
 
 /* ---- L1D MSHR ----------------------------------------------------------------------------------------- */
 #define MW_MSHR_WAITERS_MAX 64
+#define MW_MSHR_NO_LINE UINT64_MAX /* no line address: lines are aligned */
 struct mw_mshr {
     uint64_t line;        /* 0 = free when valid == 0 */
     uint8_t valid;
@@ -184,9 +185,16 @@ struct mw_sm {
     struct mw_ldst_slot *slots;
     int nslots, slots_used, slot_rr;
     uint64_t ldst_free;   /* shared-memory / constant ops occupy the unit until then */
+    /* The head request's last attempt failed for want of a line or an MSHR entry without consulting any policy
+     * hook (that stall cause, else 0): retrying gives the same failure until a reply, a flush or a new
+     * instruction clears it, so retries only count the stall and the clock may jump over them. */
+    int ldst_parked;
+    bool ldst_hooked;     /* a policy hook was consulted during the current access attempt */
     /* L1D */
     struct mw_tags l1;
     struct mw_mshr *mshr;
+    uint64_t *mshr_key;   /* per entry: its line while valid, MW_MSHR_NO_LINE when free; a dense copy for
+                           * lookups, which would otherwise stride over the entries' large waiter arrays */
     int mshr_used;
     struct mw_req_fifo missq;
     struct mw_tracker *trk;
@@ -303,6 +311,8 @@ bool mw_ldst_can_accept(struct mw_sim *s, struct mw_sm *sm, const struct mw_inst
 void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_inst *in);
 int mw_coalesce(const struct mw_sim *s, const struct mw_inst *in, struct mw_coal_req *out);
 bool mw_ldst_idle(const struct mw_sm *sm);
+bool mw_ldst_waits(const struct mw_sm *sm);
+void mw_ldst_jump(struct mw_sm *sm, uint64_t cycles);
 
 /* Cross-domain hand-offs carry absolute times in femtoseconds (req->t_ready); a consumer takes an item once
  * s->now_fs has reached it, whatever its own clock. */

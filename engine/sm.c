@@ -452,6 +452,7 @@ void mw_sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
     sm->st.issue_slots += cycles * (uint64_t)ns;
     if (sm->resident_warps) sm->st.active_cycles += cycles;
     for (int k = 0; k < ns; k++) count_stall(sm, sm->resident_warps ? sm->last_stall[k] : R_IDLE, cycles);
+    mw_ldst_jump(sm, cycles);
 }
 
 /* ---- facts ---- */
