@@ -501,7 +501,9 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
         struct mw_gran_ctx gc = {.sm = sm->id, .warp = sl->warp, .pc = sl->pc, .line = q->line, .set = q->set,
                                  .need = need, .have = covered, .size = q->size};
         uint8_t full = (uint8_t)((1u << (c->l1d.line_bytes / SECTOR)) - 1);
-        if (l) l->pending |= need; /* the line being served survives an mw_l1d_flush from inside fetch */
+        /* the sectors to fetch are pending from now on, so the line survives an mw_l1d_flush from inside fetch;
+         * sectors already valid or already in flight stay as they are (a fill clears only what it brings) */
+        if (l) l->pending |= (uint8_t)(need & ~covered);
         uint8_t f = ops->fetch ? ops->fetch(pi, &gc) : full;
         if (s->failed) return MW_STALL_NONE;
         if ((f & need) != need || (f & ~full)) {
