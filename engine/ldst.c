@@ -233,7 +233,9 @@ void mw_ldst_issue(struct mw_sim *s, struct mw_sm *sm, int w, const struct mw_in
     memset(sl->verdict, 0xff, (size_t)sl->nreq);
     sm->slots_used++;
     sm->st.coalesced_reqs += (uint64_t)sl->nreq;
-    if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) sm->st.global_stores++;
+    /* a store is outstanding from its issue: a warp must not exit, nor a fence pass, while requests of its
+     * store still wait in the LDST unit */
+    if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) sm->st.global_stores++, wp->pending_stores += (uint32_t)sl->nreq;
     else if (op == MW_OP_ATOMIC) sm->st.atomics++;
     else sm->st.global_loads++;
     bool is_load = op == MW_OP_LD_GLOBAL || op == MW_OP_LD_LOCAL || op == MW_OP_ATOMIC;
@@ -370,7 +372,6 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
     const struct mw_config *c = &s->cfg;
     uint64_t now = mw_core_now(s);
     struct mw_coal_req *q = &sl->reqs[i];
-    struct mw_warp *wp = &sm->warps[sl->warp];
     int op = sl->op;
     sl->sets_seen[(q->set >> 6) & 3] |= 1ull << (q->set & 63);
 
@@ -392,7 +393,6 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
         struct mw_req *r = make_req(s, sm, sl, q->line, q->sectors, MW_REQ_WRITE);
         r->size = q->size;
         mw_fifo_push(&sm->missq, r);
-        wp->pending_stores++;
         return MW_STALL_NONE;
     }
 
