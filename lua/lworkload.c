@@ -622,10 +622,9 @@ static int pattern_next(struct lwl *g, struct lwl_cta *c, struct lwl_warp *wp, s
         out->width = g->pat_width;
         out->mask = mask;
         out->pc = 0x10;
-        if (g->pat_op == MW_OP_LD_GLOBAL) out->ndst = 1, out->dst[0] = 2;
-        else out->nsrc = 2, out->src[1] = 3;
-        out->src[0] = 1;
-        out->nsrc = out->nsrc ? out->nsrc : 1;
+        out->src[0] = 1; /* the address */
+        if (g->pat_op == MW_OP_LD_GLOBAL) out->nsrc = 1, out->ndst = 1, out->dst[0] = 2;
+        else out->nsrc = 2, out->src[1] = 3; /* the stored value */
         wp->alu_left = g->pat_op == MW_OP_LD_GLOBAL ? (uint32_t)g->alu_per_mem : 0;
         return 1;
     }
