@@ -23,11 +23,15 @@ int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *
     x->src_busy = calloc((size_t)nsrc, sizeof *x->src_busy);
     x->dst_busy = calloc((size_t)ndst, sizeof *x->dst_busy);
     x->credits = calloc((size_t)ndst, sizeof *x->credits);
-    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits) return MW_ENOMEM;
+    x->waiting = calloc((size_t)(nsrc + 63) / 64, sizeof *x->waiting);
+    x->arrive_t = calloc((size_t)ndst, sizeof *x->arrive_t);
+    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting || !x->arrive_t)
+        return MW_ENOMEM;
     for (int i = 0; i < nsrc; i++) mw_fifo_init(&x->inq[i], (int)c->icnt.out_queue);
     for (int i = 0; i < ndst; i++) {
         mw_fifo_init(&x->arrive[i], 1 << 30);
         x->credits[i] = x->credits_init;
+        x->arrive_t[i] = MW_NEVER;
     }
     return 0;
 }
@@ -39,10 +43,11 @@ void mw_xbar_fini(struct mw_xbar *x)
     free(x->src_busy);
     free(x->dst_busy);
     free(x->credits);
+    free(x->waiting);
+    free(x->arrive_t);
     memset(x, 0, sizeof *x);
 }
 
-bool mw_xbar_can_inject(const struct mw_xbar *x, int src) { return !mw_fifo_full(&x->inq[src]); }
 
 static inline int flits_of(const struct mw_xbar *x, int bytes) { return bytes <= 0 ? 1 : (bytes + x->flit - 1) / x->flit; }
 
@@ -52,45 +57,55 @@ void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int b
     r->flits = (uint8_t)(fl > 255 ? 255 : fl);
     r->port = (uint16_t)dst;
     mw_fifo_push(&x->inq[src], r);
+    x->waiting[src >> 6] |= 1ull << (src & 63);
     x->queued++;
+}
+
+/* Offer source src's head packet to its destination port. */
+static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
+{
+    struct mw_req *r = x->inq[src].head;
+    if (x->src_busy[src] > now) return false;
+    int dst = r->port, fl = r->flits;
+    if (x->dst_busy[dst] > now || x->credits[dst] < fl) return false;
+    mw_fifo_pop(&x->inq[src]);
+    if (!x->inq[src].head) x->waiting[src >> 6] &= ~(1ull << (src & 63));
+    x->queued--;
+    x->credits[dst] -= fl;
+    x->src_busy[src] = x->dst_busy[dst] = now + (uint64_t)fl;
+    r->t_ready = (now + (uint64_t)fl - 1 + (uint64_t)x->latency) * x->period_fs; /* last flit's arrival */
+    if (!x->arrive[dst].head) x->arrive_t[dst] = r->t_ready;
+    mw_fifo_push(&x->arrive[dst], r);
+    x->inflight++;
+    x->st.packets++;
+    x->st.flits += (uint64_t)fl;
+    return true;
 }
 
 void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
 {
     if (!x->queued) return;
     bool granted = false;
-    for (int k = 0; k < x->nsrc; k++) {
-        int src = (x->rr + k) % x->nsrc;
-        struct mw_req *r = x->inq[src].head;
-        if (!r || x->src_busy[src] > now) continue;
-        int dst = r->port, fl = r->flits;
-        if (x->dst_busy[dst] > now) continue;
-        if (x->credits[dst] < fl) continue;
-        mw_fifo_pop(&x->inq[src]);
-        x->queued--;
-        x->credits[dst] -= fl;
-        x->src_busy[src] = x->dst_busy[dst] = now + (uint64_t)fl;
-        r->t_ready = (now + (uint64_t)fl - 1 + (uint64_t)x->latency) * x->period_fs; /* last flit's arrival */
-        mw_fifo_push(&x->arrive[dst], r);
-        x->inflight++;
-        x->st.packets++;
-        x->st.flits += (uint64_t)fl;
-        granted = true;
+    /* sources with a packet, in priority order rr, rr+1, ..., nsrc-1, 0, ..., rr-1 */
+    for (int pass = 0; pass < 2; pass++) {
+        int lo = pass ? 0 : x->rr, hi = pass ? x->rr : x->nsrc;
+        for (int w = lo >> 6; lo < hi && w <= (hi - 1) >> 6; w++) {
+            int base = w << 6;
+            uint64_t m = x->waiting[w];
+            if (base < lo) m &= ~0ull << (lo - base);
+            if (hi - base < 64) m &= (1ull << (hi - base)) - 1;
+            for (; m; m &= m - 1) granted |= try_grant(x, base + __builtin_ctzll(m), now);
+        }
     }
     /* the priority rotates after a grant (not every cycle, so fast-forwarded cycles change nothing) */
     if (granted) x->rr = (x->rr + 1) % x->nsrc;
-}
-
-struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs)
-{
-    struct mw_req *r = x->arrive[dst].head;
-    return r && r->t_ready <= now_fs ? r : NULL;
 }
 
 struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
 {
     struct mw_req *r = mw_fifo_pop(&x->arrive[dst]);
     if (r) {
+        x->arrive_t[dst] = x->arrive[dst].head ? x->arrive[dst].head->t_ready : MW_NEVER;
         x->credits[dst] += r->flits;
         x->inflight--;
     }
@@ -111,6 +126,6 @@ uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_
         }
     }
     for (int d = 0; d < x->ndst; d++)
-        if (x->arrive[d].head) t = mw_min_u64(t, mw_max_u64(x->arrive[d].head->t_ready, now_fs));
+        if (x->arrive_t[d] != MW_NEVER) t = mw_min_u64(t, mw_max_u64(x->arrive_t[d], now_fs));
     return t;
 }

@@ -480,7 +480,9 @@ static int access_one(struct mw_sim *s, struct mw_sm *sm, struct mw_ldst_slot *s
     if (m) sm->l1st.mshr_merges++;
     if (!m) {
         m = mshr_free_entry(sm, nm);
-        memset(m, 0, sizeof *m);
+        /* the waiter arrays are written before they are read: only the header is cleared */
+        m->sectors = 0;
+        m->nwait = m->inflight = 0;
         m->valid = 1;
         m->line = q->line;
         sm->mshr_key[m - sm->mshr] = q->line;
@@ -630,8 +632,10 @@ void mw_ldst_cycle(struct mw_sim *s, struct mw_sm *sm)
     } else {
         count_ldst_stall(sm, cause, 1);
         if ((cause == MW_STALL_LINE_ALLOC || cause == MW_STALL_MSHR) && !sm->ldst_hooked && sm->slots_used == 1 &&
-            !s->failed)
+            !s->failed) {
             sm->ldst_parked = cause;
+            sm->park_set = sl->reqs[sl->next].set;
+        }
     }
     /* a failed attempt to cache is remembered so that the bypass policy is asked again with the cause (MRPB);
      * a bypass is final: its request waits for the miss queue, with nothing new to decide */
@@ -645,7 +649,7 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
 {
     uint64_t now = mw_core_now(s);
     sm->busy = true;
-    sm->ldst_parked = 0;
+    /* a write acknowledgement or bypassed data leaves the L1D as it was: a parked request stays parked */
     if (r->kind == MW_REQ_WRITE) {
         struct mw_warp *wp = &sm->warps[r->warp];
         wp->pending_stores--;
@@ -665,6 +669,7 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     int set = (int)((r->addr >> s->l1_line_shift) % (uint64_t)s->l1_sets);
     uint8_t sectors = r->sectors;
     mw_req_free(&s->pool, r);
+    if (set == sm->park_set) sm->ldst_parked = 0; /* the parked request's set changes */
     if (!m) return; /* cannot happen: every L1D fill has its MSHR entry */
     struct mw_tags *t = &sm->l1;
     int way = mw_tags_find(t, set, m->line);
@@ -688,11 +693,16 @@ void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
         }
     }
     if (--m->inflight > 0) return;
-    struct mw_mshr done = *m;
+    int nwait = m->nwait;
+    uint32_t waiters[MW_MSHR_WAITERS_MAX];
+    uint64_t t_create[MW_MSHR_WAITERS_MAX];
+    memcpy(waiters, m->waiters, (size_t)nwait * sizeof *waiters);
+    memcpy(t_create, m->t_create, (size_t)nwait * sizeof *t_create);
     m->valid = 0;
     sm->mshr_key[m - sm->mshr] = MW_MSHR_NO_LINE;
     sm->mshr_used--;
-    for (int i = 0; i < done.nwait; i++) trk_done(s, sm, done.waiters[i], now, done.t_create[i]);
+    if (sm->ldst_parked == MW_STALL_MSHR) sm->ldst_parked = 0;
+    for (int i = 0; i < nwait; i++) trk_done(s, sm, waiters[i], now, t_create[i]);
 }
 
 /* ---- facts ---- */
@@ -713,6 +723,7 @@ bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
 void mw_l1d_flush(struct mw_sim *s, int sm)
 {
     struct mw_sm *p = &s->sms[sm];
+    mw_sm_wake(s, p);
     p->ldst_parked = 0;
     for (int set = 0; set < p->l1.sets; set++)
         for (int w = 0; w < p->l1.assoc; w++) {

@@ -74,7 +74,8 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->sms = calloc((size_t)s->nsms, sizeof *s->sms);
     s->l2 = calloc((size_t)s->nslices, sizeof *s->l2);
     s->dram = calloc((size_t)s->nparts, sizeof *s->dram);
-    if (!s->sms || !s->l2 || !s->dram) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    s->dram_wake = calloc((size_t)s->nparts, sizeof *s->dram_wake);
+    if (!s->sms || !s->l2 || !s->dram || !s->dram_wake) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < s->nsms; i++) {
         int rc = mw_sm_init(s, &s->sms[i], i, e);
         if (!rc) rc = mw_ldst_init(s, &s->sms[i], e);
@@ -116,6 +117,7 @@ void mw_sim_destroy(struct mw_sim *s)
     free(s->sms);
     free(s->l2);
     free(s->dram);
+    free(s->dram_wake);
     for (int pt = 0; pt < MW_PT_COUNT; pt++) mw_policy_inst_fini(&s->pol[pt]);
     if (s->have_wl) mw_workload_close(&s->wl);
     mw_req_pool_fini(&s->pool);
@@ -267,15 +269,29 @@ static int dispatch(struct mw_sim *s, struct mw_err *e)
 }
 
 /* ---- clock domains ---- */
+static bool sm_dirty(const struct mw_sm *sm)
+{
+    for (int k = 0; k < sm->nsched; k++)
+        if (sm->sched_dirty[k]) return true;
+    return false;
+}
+
 static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
 {
     bool busy = false;
+    uint64_t now = mw_now(s);
     for (int i = 0; i < s->nsms; i++) {
         struct mw_req *r = mw_xbar_peek(&s->reply_net, i, s->now_fs);
         if (r) {
+            struct mw_sm *sm = &s->sms[i];
+            mw_sm_settle(s, sm);
+            int parked = sm->ldst_parked;
             mw_xbar_pop(&s->reply_net, i);
-            mw_sm_reply(s, &s->sms[i], r);
+            mw_sm_reply(s, sm, r);
             busy = true;
+            /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a
+             * load whose other requests are still out) */
+            if (sm->sleep_until && (sm->ldst_parked != parked || sm_dirty(sm))) sm->sleep_until = 0;
         }
     }
     *rc = next_kernel(s, e);
@@ -286,11 +302,21 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
         return true;
     }
     busy |= l > 0;
+    bool nap = s->cfg.sim.fast_forward;
     for (int i = 0; i < s->nsms; i++) {
         struct mw_sm *sm = &s->sms[i];
+        if (now < sm->sleep_until) {
+            sm->slept++;
+            continue;
+        }
+        mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
         mw_sm_cycle(s, sm);
         busy |= sm->busy;
         if (s->failed) return true;
+        /* nothing moved and nothing can before next_ready (the per-SM form of core_next_event's test) */
+        if (nap && !sm->busy && mw_ldst_waits(sm) && sm->ldst_free <= now + 1 && sm->next_ready > now + 1 &&
+            !sm_dirty(sm))
+            sm->sleep_until = sm->next_ready;
     }
     if (s->window && mw_now(s) + 1 >= s->next_window) {
         s->next_window += s->window;
@@ -306,8 +332,17 @@ static void dram_tick(struct mw_sim *s)
 {
     uint64_t now = s->clk[MW_CLK_DRAM].cycle, now_fs = s->now_fs;
     int nsub = (int)s->cfg.l2.subpartitions;
+    bool nap = s->cfg.sim.fast_forward;
     for (int p = 0; p < s->nparts; p++) {
         struct mw_dram *d = s->dram[p];
+        if (nap && now < s->dram_wake[p]) { /* asleep: only a request ready to enter can wake it */
+            bool offer = false;
+            for (int k = 0; k < nsub && !offer; k++) {
+                struct mw_req *r = s->l2[p * nsub + k].to_dram.head;
+                offer = r && r->t_ready <= now_fs;
+            }
+            if (!offer) continue;
+        }
         /* the partition's slices take turns offering one request per cycle */
         bool refused = false;
         for (int k = 0; k < nsub; k++) {
@@ -337,10 +372,12 @@ static void dram_tick(struct mw_sim *s)
                 struct mw_l2 *l2 = &s->l2[r->slice];
                 r->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * s->clk[MW_CLK_L2].period_fs;
                 mw_fifo_push(&l2->from_dram, r);
+                l2->wake_fs = mw_min_u64(l2->wake_fs, r->t_ready);
             } else {
                 mw_req_free(&s->pool, r);
             }
         }
+        if (nap) s->dram_wake[p] = mw_dram_next_event(d, now + 1);
     }
 }
 
@@ -393,7 +430,11 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
         if (T <= c->next_fs) continue;
         uint64_t k = (T - c->next_fs + c->period_fs - 1) / c->period_fs;
         if (i == MW_CLK_CORE)
-            for (int j = 0; j < s->nsms; j++) mw_sm_jump(s, &s->sms[j], k);
+            for (int j = 0; j < s->nsms; j++) {
+                struct mw_sm *sm = &s->sms[j];
+                if (sm->sleep_until > mw_now(s)) sm->slept += k;
+                else mw_sm_jump(s, sm, k);
+            }
         c->cycle += k;
         c->next_fs += k * c->period_fs;
     }
@@ -420,6 +461,10 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     }
     if (s->done) return 1;
     s->interrupt = 0;
+    /* the caller may have changed state between runs: every unit takes its next cycle */
+    for (int i = 0; i < s->nsms; i++) mw_sm_wake(s, &s->sms[i]);
+    for (int i = 0; i < s->nslices; i++) s->l2[i].wake_fs = 0;
+    for (int i = 0; i < s->nparts; i++) s->dram_wake[i] = 0;
     uint64_t start = mw_now(s);
     uint64_t stop = cycles ? start + cycles : MW_NEVER;
     if (s->cfg.sim.max_cycles) stop = mw_min_u64(stop, (uint64_t)s->cfg.sim.max_cycles);
@@ -452,7 +497,13 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
         }
         if (s->clk[MW_CLK_L2].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_L2].cycle;
-            for (int i = 0; i < s->nslices; i++) mw_l2_cycle(s, &s->l2[i], now);
+            bool nap = s->cfg.sim.fast_forward;
+            for (int i = 0; i < s->nslices; i++) {
+                struct mw_l2 *l2 = &s->l2[i];
+                if (nap && T < l2->wake_fs && !mw_xbar_peek(&s->req_net, i, T)) continue;
+                mw_l2_cycle(s, l2, now);
+                if (nap) l2->wake_fs = mw_l2_next_event(s, l2);
+            }
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;
         }
@@ -496,6 +547,7 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
 {
     uint64_t cycles = mw_now(s);
     uint64_t wi = 0, ti = 0;
+    for (int i = 0; s->sms && i < s->nsms; i++) mw_sm_settle(s, &s->sms[i]);
     for (int i = 0; s->sms && i < s->nsms; i++) wi += s->sms[i].st.warp_insts, ti += s->sms[i].st.thread_insts;
     mw_stat_list_add(out, "gpu.cycles", (double)cycles, "core cycles simulated", "core cycles");
     mw_stat_list_add(out, "gpu.warp_insts", (double)wi, "warp instructions issued", "inst");

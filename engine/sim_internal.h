@@ -174,6 +174,8 @@ struct mw_sm {
     int resident_ctas, resident_warps, resident_threads;
     int64_t free_regs, free_shmem;
     uint16_t **sched_warps; int *sched_nwarps; /* static warp -> scheduler split */
+    uint64_t *live;       /* per scheduler, live_words words: bit i set while warp sched_warps[k][i] is active or at a barrier */
+    int live_words;
     int nsched;
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
     int last_stall[16];   /* per scheduler: reason of the last evaluated cycle, for clock jumps */
@@ -189,6 +191,7 @@ struct mw_sm {
      * hook (that stall cause, else 0): retrying gives the same failure until a reply, a flush or a new
      * instruction clears it, so retries only count the stall and the clock may jump over them. */
     int ldst_parked;
+    int park_set;         /* the L1D set of the parked request: only a fill there (or a freed MSHR) can change its fate */
     bool ldst_hooked;     /* a policy hook was consulted during the current access attempt */
     /* L1D */
     struct mw_tags l1;
@@ -203,6 +206,10 @@ struct mw_sm {
     struct mw_l1d_stats l1st;
     uint64_t next_ready;  /* earliest cycle any warp may issue, from the last scan */
     bool busy;            /* did anything this cycle */
+    /* An SM that did nothing and can do nothing on its own before core cycle `sleep_until` is not ticked until
+     * then, unless a reply, a CTA launch or an L1D flush wakes it; `slept` counts the cycles it skipped, which
+     * mw_sm_settle accounts exactly as the last evaluated cycle (as a whole-GPU clock jump does). */
+    uint64_t sleep_until, slept;
 };
 
 /* ---- interconnect ---------------------------------------------------------------------------------------- */
@@ -212,10 +219,12 @@ struct mw_xbar {
     uint64_t period_fs;          /* interconnect clock period: arrival times are kept in fs */
     struct mw_req_fifo *inq;     /* per source */
     struct mw_req_fifo *arrive;  /* per destination, in arrival order; req->t_ready = arrival time (fs) */
+    uint64_t *arrive_t;          /* per destination: its head's arrival time (fs), MW_NEVER when empty */
     uint64_t *src_busy, *dst_busy;
     int *credits;                /* per destination, flits */
     int rr;
     int queued;                  /* packets waiting in inq */
+    uint64_t *waiting;           /* bit per source: its inq is not empty */
     int inflight;
     struct mw_icnt_stats st;
 };
@@ -243,6 +252,7 @@ struct mw_l2 {
     struct mw_req_fifo from_dram;/* DRAM->L2 latency pipe */
     struct mw_req_fifo replies; /* waiting for the reply network */
     struct mw_l2_stats st;
+    uint64_t wake_fs;           /* not ticked before this time unless a request arrives or DRAM data is queued */
 };
 
 /* ---- the simulation ---------------------------------------------------------------------------------------- */
@@ -276,6 +286,7 @@ struct mw_sim {
     struct mw_l2 *l2;
     int nslices;
     struct mw_dram **dram;
+    uint64_t *dram_wake;         /* per channel: DRAM cycle before which it has nothing to do unless offered a request */
     int nparts;
     struct mw_gpu_stats gst;
     uint64_t kernel_start_cycle;
@@ -300,6 +311,19 @@ bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm);
 int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw_err *e);
 void mw_sm_reply(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
 void mw_sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles);
+/* Account the cycles a sleeping SM skipped (mw_sm_settle), or that and end its sleep (mw_sm_wake). */
+static inline void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm)
+{
+    if (sm->slept) {
+        mw_sm_jump(s, sm, sm->slept);
+        sm->slept = 0;
+    }
+}
+static inline void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm)
+{
+    mw_sm_settle(s, sm);
+    sm->sleep_until = 0;
+}
 void mw_sm_warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w);
 void mw_sm_wake_all(struct mw_sm *sm);
 int mw_ldst_init(struct mw_sim *s, struct mw_sm *sm, struct mw_err *e);
@@ -318,10 +342,14 @@ void mw_ldst_jump(struct mw_sm *sm, uint64_t cycles);
  * s->now_fs has reached it, whatever its own clock. */
 int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c, uint64_t period_fs);
 void mw_xbar_fini(struct mw_xbar *x);
-bool mw_xbar_can_inject(const struct mw_xbar *x, int src);
+static inline bool mw_xbar_can_inject(const struct mw_xbar *x, int src) { return !mw_fifo_full(&x->inq[src]); }
 void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int bytes);
 void mw_xbar_cycle(struct mw_xbar *x, uint64_t now);
-struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs);
+/* The packet at the head of dst's arrivals if it has arrived by now_fs, else NULL. */
+static inline struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs)
+{
+    return x->arrive_t[dst] <= now_fs ? x->arrive[dst].head : NULL;
+}
 struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst);
 uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_fs); /* fs */
 

@@ -41,8 +41,11 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_err *e)
     }
     for (int w = 0; w < sm->nwarps; w++) {
         int k = w % ns;
-        sm->sched_warps[k][sm->sched_nwarps[k]++] = (uint16_t)w;
+        sm->sched_warps[k][sm->sched_nwarps[k]++] = (uint16_t)w; /* position w / ns */
     }
+    sm->live_words = (sm->nwarps / ns + 1 + 63) / 64;
+    sm->live = calloc((size_t)(ns * sm->live_words), sizeof *sm->live);
+    if (!sm->live) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
     /* LDST slots and L1D are set up by ldst.c */
@@ -57,10 +60,19 @@ void mw_sm_fini(struct mw_sm *sm)
         for (int i = 0; i < sm->nsched; i++) free(sm->sched_warps[i]);
     free(sm->sched_warps);
     free(sm->sched_nwarps);
+    free(sm->live);
     free(sm->sp_free);
     free(sm->dp_free);
     free(sm->sfu_free);
     free(sm->tensor_free);
+}
+
+/* Warp w joins (or leaves) its scheduler's scan. */
+static void set_live(struct mw_sm *sm, int w, bool on)
+{
+    int k = w % sm->nsched, i = w / sm->nsched;
+    uint64_t *word = &sm->live[k * sm->live_words + (i >> 6)], bit = 1ull << (i & 63);
+    *word = on ? *word | bit : *word & ~bit;
 }
 
 static uint32_t cta_regs(const struct mw_sim *s, const struct mw_kernel *k)
@@ -99,6 +111,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
             slot = i;
             break;
         }
+    mw_sm_wake(s, sm);
     struct mw_cta_slot *cs = &sm->ctas[slot];
     memset(cs, 0, sizeof *cs);
     int rc = s->wl.ops->cta_open(&s->wl, cta, &cs->stream, e);
@@ -122,6 +135,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
         memset(wp, 0, offsetof(struct mw_warp, reg_ready));
         memset(wp->reg_ready, 0, sizeof wp->reg_ready);
         wp->state = MW_W_ACTIVE;
+        set_live(sm, w, true);
         wp->cta_slot = (uint16_t)slot;
         wp->warp_in_cta = placed++;
         wp->age = s->warp_seq++;
@@ -227,6 +241,7 @@ static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
 {
     struct mw_warp *wp = &sm->warps[w];
     wp->state = MW_W_EXITED;
+    set_live(sm, w, false);
     struct mw_cta_slot *cs = &sm->ctas[wp->cta_slot];
     cs->warps_exited++;
     if (mw_wants(s, MW_EV_WARP_EXIT)) {
@@ -385,10 +400,16 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     for (int iw = 0; iw < s->cfg.sm.issue_width; iw++) {
         int n = 0, best = R_IDLE;
         const uint16_t *list = sm->sched_warps[k];
-        for (int i = 0; i < sm->sched_nwarps[k]; i++) {
+        const uint64_t *live = &sm->live[k * sm->live_words];
+        for (int i = 0; i < sm->live_words * 64; i++) { /* the live warps, in list order */
+            uint64_t m = live[i >> 6] >> (i & 63);
+            if (!m) {
+                i |= 63;
+                continue;
+            }
+            i += __builtin_ctzll(m);
             int w = list[i];
             struct mw_warp *wp = &sm->warps[w];
-            if (wp->state == MW_W_FREE || wp->state == MW_W_EXITED) continue;
             int r = warp_status(s, sm, wp, now);
             if (r == R_READY && ops->qualify && !ops->qualify(pi, sm->id, k, w, &wp->ib[wp->ib_head])) {
                 r = R_POLICY; /* the policy's state may change any cycle: no clock jump past it */
