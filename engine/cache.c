@@ -12,6 +12,9 @@ int mw_tags_init(struct mw_tags *t, int sets, int assoc, int line_bytes, size_t 
     t->assoc = assoc;
     t->line_shift = __builtin_ctz((unsigned)line_bytes);
     t->lines = calloc((size_t)sets * (size_t)assoc, sizeof *t->lines);
+    t->keys = malloc((size_t)sets * (size_t)assoc * sizeof *t->keys);
+    if (!t->keys) return MW_ENOMEM;
+    for (size_t i = 0; i < (size_t)sets * (size_t)assoc; i++) t->keys[i] = MW_NO_TAG;
     t->meta_bytes = meta_bytes;
     if (meta_bytes) t->meta = calloc((size_t)sets * (size_t)assoc, meta_bytes);
     return (!t->lines || (meta_bytes && !t->meta)) ? MW_ENOMEM : 0;
@@ -20,14 +23,15 @@ int mw_tags_init(struct mw_tags *t, int sets, int assoc, int line_bytes, size_t 
 void mw_tags_fini(struct mw_tags *t)
 {
     free(t->lines);
+    free(t->keys);
     free(t->meta);
     memset(t, 0, sizeof *t);
 }
 
 int mw_tags_find(const struct mw_tags *t, int set, uint64_t line)
 {
-    const struct mw_line *l = &t->lines[set * t->assoc];
+    const uint64_t *k = &t->keys[set * t->assoc];
     for (int w = 0; w < t->assoc; w++)
-        if (l[w].used && l[w].tag == line) return w;
+        if (k[w] == line) return w;
     return -1;
 }

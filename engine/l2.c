@@ -44,10 +44,13 @@ int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
     if (mw_tags_init(&l2->tags, mw_l2_sets(c), (int)c->l2.assoc, (int)c->l2.line_bytes, 0))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     l2->mshr = calloc((size_t)c->l2.mshr_entries, sizeof *l2->mshr);
-    if (!l2->mshr) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    l2->mshr_key = malloc((size_t)c->l2.mshr_entries * sizeof *l2->mshr_key);
+    if (!l2->mshr || !l2->mshr_key) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < c->l2.mshr_entries; i++) l2->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&l2->pipe, (int)(c->l2.input_queue + c->l2.latency)); /* latency stages + queue */
     mw_fifo_init(&l2->missq, (int)c->l2.miss_queue);
     mw_fifo_init(&l2->to_dram, 1 << 30);
+    l2->to_dram_t = MW_NEVER;
     mw_fifo_init(&l2->from_dram, 1 << 30);
     mw_fifo_init(&l2->replies, 1 << 30);
     return 0;
@@ -72,6 +75,7 @@ void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2)
     for (int i = 0; l2->mshr && i < s->cfg.l2.mshr_entries; i++)
         if (l2->mshr[i].valid) free_list(s, l2->mshr[i].wait_head);
     free(l2->mshr);
+    free(l2->mshr_key);
     mw_tags_fini(&l2->tags);
 }
 
@@ -125,7 +129,7 @@ static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
         mw_fifo_push(&l2->missq, wb); /* bounded by fills; may exceed the nominal capacity by one */
         l2->st.writebacks++;
     }
-    memset(v, 0, sizeof *v);
+    mw_tags_clear(t, set, best);
     return best;
 }
 
@@ -135,10 +139,8 @@ static int install(struct mw_sim *s, struct mw_l2 *l2, uint64_t line, uint64_t n
     int way = mw_tags_find(&l2->tags, set, line);
     if (way < 0) {
         way = l2_victim(s, l2, set);
-        struct mw_line *l = mw_tags_line(&l2->tags, set, way);
-        l->used = 1;
-        l->tag = line;
-        l->fill_time = now;
+        mw_tags_take(&l2->tags, set, way, line);
+        mw_tags_line(&l2->tags, set, way)->fill_time = now;
     }
     mw_tags_line(&l2->tags, set, way)->last_access = now;
     return way;
@@ -161,13 +163,14 @@ static void fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t 
         r = n;
     }
     memset(m, 0, sizeof *m);
+    l2->mshr_key[m - l2->mshr] = MW_MSHR_NO_LINE;
     l2->mshr_used--;
 }
 
 static struct mw_l2mshr *mshr_find(struct mw_sim *s, struct mw_l2 *l2, uint64_t line)
 {
     for (int i = 0; i < s->cfg.l2.mshr_entries; i++)
-        if (l2->mshr[i].valid && l2->mshr[i].line == line) return &l2->mshr[i];
+        if (l2->mshr_key[i] == line) return &l2->mshr[i];
     return NULL;
 }
 
@@ -233,10 +236,11 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     l2->st.reads++;
     l2->st.misses++;
     int free_i = 0;
-    while (l2->mshr[free_i].valid) free_i++; /* one is free: mshr_used < entries */
+    while (l2->mshr_key[free_i] != MW_MSHR_NO_LINE) free_i++; /* one is free: mshr_used < entries */
     m = &l2->mshr[free_i];
     l2->mshr_used++;
     memset(m, 0, sizeof *m);
+    l2->mshr_key[free_i] = line;
     m->valid = 1;
     m->line = line;
     m->first_sm = r->sm;
@@ -257,9 +261,10 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     return true;
 }
 
-void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
+bool mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
 {
     const struct mw_config *c = &s->cfg;
+    bool moved = false;
     /* 1. one fill from DRAM */
     uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
     struct mw_req *d = l2->from_dram.head;
@@ -267,12 +272,14 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
         mw_fifo_pop(&l2->from_dram);
         ((struct mw_l2mshr *)d->owner)->dram_req = NULL;
         fill(s, l2, d, now);
+        moved = true;
     }
     /* 2. one reply into the reply network */
     if (l2->replies.head && mw_xbar_can_inject(&s->reply_net, l2->id)) {
         struct mw_req *r = mw_fifo_pop(&l2->replies);
         int bytes = (int)c->icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0);
         mw_xbar_inject(&s->reply_net, l2->id, r, r->sm, bytes);
+        moved = true;
     }
     /* 3. the lookup pipe's head */
     struct mw_req *r = l2->pipe.head;
@@ -281,6 +288,8 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
         if (!lookup(s, l2, r, now)) {
             mw_fifo_push_front(&l2->pipe, r);
             l2->st.reservation_fail++;
+        } else {
+            moved = true;
         }
     }
     /* 4. accept one request from the interconnect */
@@ -290,14 +299,18 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
             mw_xbar_pop(&s->req_net, l2->id);
             in->t_ready = now_fs + (uint64_t)c->l2.latency * pl2;
             mw_fifo_push(&l2->pipe, in);
+            moved = true;
         }
     }
     /* 5. the miss queue's head enters the L2->DRAM pipe */
     if (l2->missq.head) {
         struct mw_req *m = mw_fifo_pop(&l2->missq);
         m->t_ready = now_fs + (uint64_t)c->dram.latency * pl2;
+        if (!l2->to_dram.head) l2->to_dram_t = m->t_ready;
         mw_fifo_push(&l2->to_dram, m);
+        moved = true;
     }
+    return moved;
 }
 
 uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
@@ -306,6 +319,6 @@ uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
     if (l2->missq.head || l2->replies.head) return now;
     if (l2->from_dram.head) t = mw_min_u64(t, l2->from_dram.head->t_ready);
     if (l2->pipe.head) t = mw_min_u64(t, l2->pipe.head->t_ready);
-    if (l2->to_dram.head) t = mw_min_u64(t, l2->to_dram.head->t_ready);
+    t = mw_min_u64(t, l2->to_dram_t);
     return t < now ? now : t;
 }

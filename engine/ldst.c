@@ -329,14 +329,13 @@ static void evict(struct mw_sim *s, struct mw_sm *sm, int set, int way)
             mw_emit(s, &ev);
         }
     }
-    memset(l, 0, sizeof *l);
+    mw_tags_clear(&sm->l1, set, way);
 }
 
 static void install(struct mw_sim *s, struct mw_sm *sm, int set, int way, uint64_t line, const struct mw_ldst_slot *sl)
 {
+    mw_tags_take(&sm->l1, set, way, line);
     struct mw_line *l = mw_tags_line(&sm->l1, set, way);
-    l->used = 1;
-    l->tag = line;
     l->fill_time = l->last_access = mw_core_now(s);
     l->hits = 0;
     l->pc = sl ? sl->pc : 0;

@@ -337,29 +337,30 @@ static void dram_tick(struct mw_sim *s)
         struct mw_dram *d = s->dram[p];
         if (nap && now < s->dram_wake[p]) { /* asleep: only a request ready to enter can wake it */
             bool offer = false;
-            for (int k = 0; k < nsub && !offer; k++) {
-                struct mw_req *r = s->l2[p * nsub + k].to_dram.head;
-                offer = r && r->t_ready <= now_fs;
-            }
+            for (int k = 0; k < nsub && !offer; k++) offer = s->l2[p * nsub + k].to_dram_t <= now_fs;
             if (!offer) continue;
         }
         /* the partition's slices take turns offering one request per cycle */
-        bool refused = false;
+        bool refused = false, moved = false;
+        int first = (int)(now % (uint64_t)nsub);
         for (int k = 0; k < nsub; k++) {
-            struct mw_l2 *l2 = &s->l2[p * nsub + (int)((now + (uint64_t)k) % (uint64_t)nsub)];
+            int j = first + k < nsub ? first + k : first + k - nsub;
+            struct mw_l2 *l2 = &s->l2[p * nsub + j];
+            if (l2->to_dram_t > now_fs) continue;
             struct mw_req *r = l2->to_dram.head;
-            if (!r || r->t_ready > now_fs) continue;
             if (!mw_dram_can_accept(d, r->kind)) {
                 refused = true;
                 continue;
             }
             mw_fifo_pop(&l2->to_dram);
+            l2->to_dram_t = l2->to_dram.head ? l2->to_dram.head->t_ready : MW_NEVER;
             mw_dram_push(d, r, now);
             refused = false;
+            moved = true;
             break;
         }
         if (refused) mw_dram_note_refused(d, 1);
-        mw_dram_cycle(d, now);
+        moved |= mw_dram_cycle(d, now);
         const char *derr = mw_dram_error(d);
         if (derr && !s->failed) {
             struct mw_err e;
@@ -377,7 +378,8 @@ static void dram_tick(struct mw_sim *s)
                 mw_req_free(&s->pool, r);
             }
         }
-        if (nap) s->dram_wake[p] = mw_dram_next_event(d, now + 1);
+        /* a channel that moved is likely to move again: ask for its next event only once it stands still */
+        if (nap) s->dram_wake[p] = moved ? now + 1 : mw_dram_next_event(d, now + 1);
     }
 }
 
@@ -501,8 +503,8 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             for (int i = 0; i < s->nslices; i++) {
                 struct mw_l2 *l2 = &s->l2[i];
                 if (nap && T < l2->wake_fs && !mw_xbar_peek(&s->req_net, i, T)) continue;
-                mw_l2_cycle(s, l2, now);
-                if (nap) l2->wake_fs = mw_l2_next_event(s, l2);
+                bool moved = mw_l2_cycle(s, l2, now);
+                if (nap) l2->wake_fs = moved ? T : mw_l2_next_event(s, l2);
             }
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;

@@ -3,6 +3,8 @@
 #ifndef MW_SIM_INTERNAL_H
 #define MW_SIM_INTERNAL_H
 
+#include <string.h>
+
 #include "config.h"
 #include "dram.h"
 #include "mem_req.h"
@@ -92,6 +94,7 @@ struct mw_line {
 struct mw_tags {
     int sets, assoc, line_shift;
     struct mw_line *lines; /* sets * assoc */
+    uint64_t *keys;        /* sets * assoc: the way's tag while used, MW_NO_TAG when not (a dense copy for lookups) */
     uint8_t *meta;         /* replacement policy's per-line bytes */
     size_t meta_bytes;
 };
@@ -246,12 +249,14 @@ struct mw_l2 {
     struct mw_tags tags;
     struct mw_req_fifo pipe;    /* lookup pipeline; req->t_ready = time (fs) it reaches the tags */
     struct mw_l2mshr *mshr;
+    uint64_t *mshr_key;         /* per entry: its line while valid, MW_MSHR_NO_LINE when free (dense, for lookups) */
     int mshr_used;
     struct mw_req_fifo missq;   /* toward DRAM (reads and writebacks) */
     struct mw_req_fifo to_dram; /* L2->DRAM latency pipe */
     struct mw_req_fifo from_dram;/* DRAM->L2 latency pipe */
     struct mw_req_fifo replies; /* waiting for the reply network */
     struct mw_l2_stats st;
+    uint64_t to_dram_t;         /* to_dram's head time (fs), MW_NEVER when empty */
     uint64_t wake_fs;           /* not ticked before this time unless a request arrives or DRAM data is queued */
 };
 
@@ -302,6 +307,20 @@ struct mw_sim {
 int mw_tags_init(struct mw_tags *t, int sets, int assoc, int line_bytes, size_t meta_bytes);
 void mw_tags_fini(struct mw_tags *t);
 static inline struct mw_line *mw_tags_line(struct mw_tags *t, int set, int way) { return &t->lines[set * t->assoc + way]; }
+#define MW_NO_TAG UINT64_MAX
+/* Way `way` of `set` now holds `line` (used), or is emptied (all of its state cleared). */
+static inline void mw_tags_take(struct mw_tags *t, int set, int way, uint64_t line)
+{
+    struct mw_line *l = mw_tags_line(t, set, way);
+    l->used = 1;
+    l->tag = line;
+    t->keys[set * t->assoc + way] = line;
+}
+static inline void mw_tags_clear(struct mw_tags *t, int set, int way)
+{
+    memset(mw_tags_line(t, set, way), 0, sizeof(struct mw_line));
+    t->keys[set * t->assoc + way] = MW_NO_TAG;
+}
 int mw_tags_find(const struct mw_tags *t, int set, uint64_t line); /* way or -1 */
 
 int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_err *e);
@@ -355,7 +374,8 @@ uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_
 
 int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e);
 void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2);
-void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
+/* returns whether anything moved */
+bool mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
 uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2); /* fs */
 bool mw_l2_idle(const struct mw_l2 *l2);
 
