@@ -213,11 +213,11 @@ static struct mw_kgen_kernel *launch(struct build *b, const char *name, uint32_t
 enum bench { ATAX, BICG, MVT, GESUMMV, SYRK, SYR2K, GEMM, MM2, MM3, CONV2D, CONV3D, FDTD2D };
 
 /* Sizes per benchmark: tiny, small, default, paper (PolyBench/GPU 1.0's own defines). The 1-D kernels launch
- * N/256 CTAs that each loop N times over a column-strided load, so filling the 15 SMs (N >= 3840) takes tens of
- * millions of cycles: their default keeps the loop short and runs on two SMs; `paper` is the full N = 4096. */
+ * N/256 CTAs that each loop N times over a column-strided load: their default N = 3840 is the smallest that puts
+ * a CTA on each of the GTX480's 15 SMs (19-41 M cycles); `paper` is the full N = 4096 (16 CTAs). */
 static const uint32_t sizes[][4] = {
-    [ATAX] = {256, 384, 512, 4096},    [BICG] = {256, 384, 512, 4096},    [MVT] = {256, 384, 512, 4096},
-    [GESUMMV] = {256, 384, 512, 4096}, [SYRK] = {32, 64, 128, 1024},      [SYR2K] = {32, 64, 96, 2048},
+    [ATAX] = {256, 384, 3840, 4096},   [BICG] = {256, 384, 3840, 4096},   [MVT] = {256, 384, 3840, 4096},
+    [GESUMMV] = {256, 384, 3840, 4096}, [SYRK] = {32, 64, 128, 1024},      [SYR2K] = {32, 64, 96, 2048},
     [GEMM] = {64, 128, 192, 512},      [MM2] = {64, 128, 192, 2048},      [MM3] = {64, 128, 192, 512},
     [CONV2D] = {64, 512, 1024, 4096},  [CONV3D] = {16, 64, 128, 256},     [FDTD2D] = {64, 256, 512, 2048},
 };

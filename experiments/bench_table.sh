@@ -20,8 +20,9 @@ names=$("$BIN" list-workloads | awk 'NR > 1 && $1 != "kernels:" && $1 !~ /^micro
     echo "(seed 1). IPC counts thread instructions per core cycle (\`gpu.ipc\`); the L1D miss rate is"
     echo "\`l1d.miss_rate\`. Regenerate with \`experiments/bench_table.sh [build-dir]\` from the repository root."
     echo "Sizes: \`moonwarp list-workloads\` lists each model's sizes (tiny, small, default, paper). The 1-D"
-    echo "PolyBench kernels (ATAX, BICG, MVT, GESUMMV) launch N/256 CTAs that each loop N times, so their default"
-    echo "(N = 512) occupies two SMs; \`--size paper\` runs N = 4096 on all SMs in tens of millions of cycles."
+    echo "PolyBench kernels (ATAX, BICG, MVT, GESUMMV) launch N/256 CTAs that each loop N times over a"
+    echo "column-strided load, so their default is N = 3840, the smallest N with a CTA on each of the 15 SMs:"
+    echo "they are the longest runs in the table. \`--size small\` (N = 384) runs them in under a second."
     echo
     echo "The last two columns are this machine's simulation speed (wall seconds, warp instructions per second);"
     echo "they vary with load, the other columns do not."

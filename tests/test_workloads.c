@@ -80,6 +80,19 @@ static void test_mvt_gesummv(void **state)
     assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
 }
 
+/* The 1-D kernels' default N = 3840 gives every kernel 15 CTAs of 256 threads: one on each GTX480 SM. */
+static void test_1d_default_fills_gtx480(void **state)
+{
+    (void)state;
+    const char *names[] = {"polybench.atax", "polybench.bicg", "polybench.mvt", "polybench.gesummv"};
+    const int nk[] = {2, 2, 2, 1};
+    for (int i = 0; i < 4; i++) {
+        struct mw_kernel k[2];
+        assert_int_equal(shapes(names[i], "default", k, 2), nk[i]);
+        for (int j = 0; j < nk[i]; j++) check_shape(&k[j], 15, 1, 256, 1);
+    }
+}
+
 /* SYRK (N = M = 32 tiny): 32x8 blocks, grid (N/32, N/8). c[i*N+j] load before the loop, then per k
  * a[i*M+k] (uniform over the warp's 32 threads, which share threadIdx.y), a[j*M+k] (32 rows: 32 lines) and the
  * reload of c: {1, {2,3,4}^M} = 1 + 3M loads. */
@@ -236,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_atax),      cmocka_unit_test(test_bicg),      cmocka_unit_test(test_mvt_gesummv),
+        cmocka_unit_test(test_1d_default_fills_gtx480),
         cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),   cmocka_unit_test(test_bfs), cmocka_unit_test(test_hotspot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
