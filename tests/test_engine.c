@@ -279,6 +279,64 @@ static void test_determinism_and_fast_forward(void **st)
     }
 }
 
+/* Idle units are skipped (an SM sleeps until a reply, a launch or its next ready cycle; L2 slices and DRAM
+ * channels until their next event) only when sim.fast_forward is on: every counter must match a run that ticks
+ * every unit every cycle, across the decision points' alternatives, barriers and data-dependent kernels. A run
+ * split into 997-cycle chunks with stats read between them (which settles sleeping SMs' skipped cycles) must
+ * match too. */
+static void test_unit_skipping_exact(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *wl, *size, *set[2];
+    } cases[] = {
+        {"rodinia.bfs", "small", {NULL, NULL}},
+        {"rodinia.srad_v2", "tiny", {"policies.warp_scheduler=two_level", NULL}},
+        {"polybench.bicg", "tiny", {"policies.l1d_bypass=all", "policies.warp_scheduler=lrr"}},
+        {"rodinia.cfd", "tiny", {"policies.granularity=sector", NULL}},
+        {"graph.cc", "tiny", {"l1d.alloc=on_fill", "policies.replacement=fifo"}},
+        {"micro.colstride", "small", {"dram.queue_mode=split", "policies.dram_scheduler=fcfs"}},
+        {"parboil.spmv", "tiny", {"policies.cta_throttle=static", NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct mw_config c;
+        struct mw_err e;
+        mw_config_defaults(&c);
+        for (int j = 0; j < 2 && cases[i].set[j]; j++) assert_int_equal(mw_config_set(&c, cases[i].set[j], &e), 0);
+        struct mw_workload w;
+        struct mw_stat_list a, f, ch;
+        assert_int_equal(mw_workload_open_builtin(&w, cases[i].wl, cases[i].size, 3, &e), 0);
+        run_collect(&c, &w, &a);
+        /* chunked, with stats read in between */
+        assert_int_equal(mw_workload_open_builtin(&w, cases[i].wl, cases[i].size, 3, &e), 0);
+        struct mw_sim *s = mw_sim_create(&c, &e);
+        assert_non_null(s);
+        assert_int_equal(mw_sim_set_workload(s, &w, &e), 0);
+        int rc, chunks = 0;
+        while ((rc = mw_sim_run(s, 997, &e)) == 0) {
+            struct mw_stat_list mid;
+            mw_stat_list_init(&mid);
+            assert_int_equal(mw_sim_stats(s, &mid, true), 0);
+            mw_stat_list_fini(&mid);
+            chunks++;
+        }
+        assert_int_equal(rc, 1);
+        assert_true(chunks > 3);
+        mw_stat_list_init(&ch);
+        assert_int_equal(mw_sim_stats(s, &ch, true), 0);
+        mw_sim_destroy(s);
+        same_lists(&a, &ch);
+        assert_int_equal(mw_config_set(&c, "sim.fast_forward=false", &e), 0);
+        assert_int_equal(mw_workload_open_builtin(&w, cases[i].wl, cases[i].size, 3, &e), 0);
+        run_collect(&c, &w, &f);
+        same_lists(&a, &f);
+        assert_true(stat(&a, "gpu.warp_insts") > 0);
+        mw_stat_list_fini(&a);
+        mw_stat_list_fini(&f);
+        mw_stat_list_fini(&ch);
+    }
+}
+
 /* Run `wl` at `size` with config overrides `sets`; returns gpu.warp_insts; fails unless the run completes
  * within `cap` cycles. */
 static double complete_with(const char *wl, const char *size, const char *const *sets, int nsets, uint64_t cap)
@@ -343,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_colstride_line_alloc),
         cmocka_unit_test(test_colstride_one_set),
         cmocka_unit_test(test_determinism_and_fast_forward),
+        cmocka_unit_test(test_unit_skipping_exact),
         cmocka_unit_test(test_schedulers_with_barriers),
         cmocka_unit_test(test_sector_granularity_completes),
     };
