@@ -25,6 +25,7 @@ static void test_parity_and_forms(void **state)
     assert_non_null(strstr(out, "ok  twin micro.colstride tiny"));
     assert_non_null(strstr(out, "ok  thread form: warp insts 52"));
     assert_non_null(strstr(out, "ok  kernels function: 5 launches"));
+    assert_non_null(strstr(out, "ok  store before exit: 32 writes at L2"));
 }
 
 static void test_errors(void **state)

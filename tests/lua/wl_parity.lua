@@ -60,3 +60,20 @@ local loc = T.run { seed = 1, workload = { name = "lua.local", kernels = { {
 assert(loc["sm.coalesced_reqs"] == 2 * (2 + 2 + 1), "local coalesced requests " .. loc["sm.coalesced_reqs"])
 assert(loc["l1d.misses"] == 2 * 3, "local L1D misses " .. loc["l1d.misses"])
 print("ok  local memory: " .. loc["sm.coalesced_reqs"] .. " requests, " .. loc["l1d.misses"] .. " misses")
+
+-- A warp whose last instruction is a 32-line store is done only when every write is acknowledged: all 32
+-- writes reach L2, and the kernel ends after the last acknowledgement. The LDST sends one request per cycle
+-- (32), then the last one crosses the request network (icnt.latency), the L2 pipe (l2.latency) and the reply
+-- network (icnt.latency) before the warp is done.
+local sim = require("moonwarp").sim { seed = 1, workload = { name = "lua.store_exit", kernels = { {
+  grid = 1, block = 32,
+  warp = function(w) w:st(1, 0x20000000, { stride = 4096 }) end,
+} } } }
+local c = sim:config()
+assert(sim:run() == true, "store before exit: run did not complete")
+local sx = sim:stats()
+sim:close()
+local floor = 32 + 2 * c.icnt.latency + c.l2.latency
+assert(sx["l2.writes"] == 32, "store before exit: writes at L2 " .. sx["l2.writes"])
+assert(sx["gpu.cycles"] >= floor, "store before exit: kernel ended at cycle " .. sx["gpu.cycles"] .. " < " .. floor)
+print("ok  store before exit: 32 writes at L2, kernel ends at cycle " .. sx["gpu.cycles"] .. " >= " .. floor)
