@@ -11,13 +11,14 @@ int mw_tags_init(struct mw_tags *t, int sets, int assoc, int line_bytes, size_t 
     t->sets = sets;
     t->assoc = assoc;
     t->line_shift = __builtin_ctz((unsigned)line_bytes);
-    t->lines = calloc((size_t)sets * (size_t)assoc, sizeof *t->lines);
-    t->keys = malloc((size_t)sets * (size_t)assoc * sizeof *t->keys);
-    if (!t->keys) return MW_ENOMEM;
-    for (size_t i = 0; i < (size_t)sets * (size_t)assoc; i++) t->keys[i] = MW_NO_TAG;
+    size_t n = (size_t)sets * (size_t)assoc;
+    t->lines = calloc(n, sizeof *t->lines);
+    t->keys = malloc(n * sizeof *t->keys);
     t->meta_bytes = meta_bytes;
-    if (meta_bytes) t->meta = calloc((size_t)sets * (size_t)assoc, meta_bytes);
-    return (!t->lines || (meta_bytes && !t->meta)) ? MW_ENOMEM : 0;
+    if (meta_bytes) t->meta = calloc(n, meta_bytes);
+    if (!t->lines || !t->keys || (meta_bytes && !t->meta)) return MW_ENOMEM;
+    for (size_t i = 0; i < n; i++) t->keys[i] = MW_NO_TAG;
+    return 0;
 }
 
 void mw_tags_fini(struct mw_tags *t)

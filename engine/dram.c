@@ -704,12 +704,10 @@ static void issue_column(struct mw_dram *d, int b, int i, int cmd, uint64_t now)
     free_slot(d, i);
 }
 
-bool mw_dram_cycle(struct mw_dram *d, uint64_t now)
+void mw_dram_cycle(struct mw_dram *d, uint64_t now)
 {
-    bool moved = false;
     /* 1. data returned */
     while (d->heap_n && d->heap[0].done <= now) {
-        moved = true;
         struct inflight f = heap_pop(d);
         struct mw_req *r = f.r;
         r->t_ready = f.done;
@@ -724,7 +722,6 @@ bool mw_dram_cycle(struct mw_dram *d, uint64_t now)
     }
     /* 2. decoded requests join their banks */
     while (d->st_n && d->slots[d->staged[d->st_head]].sched_from <= now) {
-        moved = true;
         list_append(d, d->staged[d->st_head]);
         d->st_head = (d->st_head + 1) % d->nslots;
         d->st_n--;
@@ -733,7 +730,6 @@ bool mw_dram_cycle(struct mw_dram *d, uint64_t now)
     bool sr, sw;
     d->draining = mode_of(d, &sr, &sw);
     if (sr != d->serve_reads || sw != d->serve_writes) {
-        moved = true;
         d->serve_reads = sr, d->serve_writes = sw;
         d->dirty = d->nbanks == 64 ? ~0ull : (1ull << d->nbanks) - 1;
     }
@@ -747,7 +743,6 @@ bool mw_dram_cycle(struct mw_dram *d, uint64_t now)
         int b = __builtin_ctzll(ask);
         struct bank *k = &d->banks[b];
         if (k->cur != NIL) continue; /* asked again when its request is done */
-        moved = true;
         if (k->nq) {
             pick(d, b, now);
         } else {
@@ -765,10 +760,7 @@ bool mw_dram_cycle(struct mw_dram *d, uint64_t now)
         int b = __builtin_ctzll(m);
         if (d->bready[b] <= now && d->bseq[b] < best_seq) best = b, best_seq = d->bseq[b];
     }
-    if (best != NIL) {
-        issue(d, best, now);
-        moved = true;
-    }
+    if (best != NIL) issue(d, best, now);
     /* 6. the input FIFO's head moves into the scheduler queue */
     if (d->in_n) {
         struct mw_req *r = d->inq[d->in_head];
@@ -776,11 +768,9 @@ bool mw_dram_cycle(struct mw_dram *d, uint64_t now)
             d->in_head = (d->in_head + 1) % d->in_cap;
             d->in_n--;
             stage(d, r, now + 1);
-            moved = true;
         }
     }
     if (now + 1 > d->st.cycles) d->st.cycles = now + 1;
-    return moved;
 }
 
 uint64_t mw_dram_next_event(const struct mw_dram *d, uint64_t now)

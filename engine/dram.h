@@ -38,9 +38,7 @@ bool mw_dram_can_accept(const struct mw_dram *d, int kind);
  * cycle; the request is in the queue from now + 1 (the oracle's definition). */
 void mw_dram_push(struct mw_dram *d, struct mw_req *r, uint64_t now);
 /* Advance one DRAM command cycle; `now` increases by one between calls (or jumps, see next_event). */
-/* One DRAM cycle; returns whether anything moved (false: the state is as before, so mw_dram_next_event
- * tells when to call it again). */
-bool mw_dram_cycle(struct mw_dram *d, uint64_t now);
+void mw_dram_cycle(struct mw_dram *d, uint64_t now);
 /* A finished request (read with its data returned, or a write done), in completion order; NULL if none. */
 struct mw_req *mw_dram_pop_done(struct mw_dram *d);
 /* Earliest DRAM cycle >= now at which mw_dram_cycle can change anything; MW_NEVER if empty. */

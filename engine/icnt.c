@@ -24,14 +24,11 @@ int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *
     x->dst_busy = calloc((size_t)ndst, sizeof *x->dst_busy);
     x->credits = calloc((size_t)ndst, sizeof *x->credits);
     x->waiting = calloc((size_t)(nsrc + 63) / 64, sizeof *x->waiting);
-    x->arrive_t = calloc((size_t)ndst, sizeof *x->arrive_t);
-    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting || !x->arrive_t)
-        return MW_ENOMEM;
+    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting) return MW_ENOMEM;
     for (int i = 0; i < nsrc; i++) mw_fifo_init(&x->inq[i], (int)c->icnt.out_queue);
     for (int i = 0; i < ndst; i++) {
         mw_fifo_init(&x->arrive[i], 1 << 30);
         x->credits[i] = x->credits_init;
-        x->arrive_t[i] = MW_NEVER;
     }
     return 0;
 }
@@ -44,10 +41,8 @@ void mw_xbar_fini(struct mw_xbar *x)
     free(x->dst_busy);
     free(x->credits);
     free(x->waiting);
-    free(x->arrive_t);
     memset(x, 0, sizeof *x);
 }
-
 
 static inline int flits_of(const struct mw_xbar *x, int bytes) { return bytes <= 0 ? 1 : (bytes + x->flit - 1) / x->flit; }
 
@@ -74,7 +69,6 @@ static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
     x->credits[dst] -= fl;
     x->src_busy[src] = x->dst_busy[dst] = now + (uint64_t)fl;
     r->t_ready = (now + (uint64_t)fl - 1 + (uint64_t)x->latency) * x->period_fs; /* last flit's arrival */
-    if (!x->arrive[dst].head) x->arrive_t[dst] = r->t_ready;
     mw_fifo_push(&x->arrive[dst], r);
     x->inflight++;
     x->st.packets++;
@@ -105,7 +99,6 @@ struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
 {
     struct mw_req *r = mw_fifo_pop(&x->arrive[dst]);
     if (r) {
-        x->arrive_t[dst] = x->arrive[dst].head ? x->arrive[dst].head->t_ready : MW_NEVER;
         x->credits[dst] += r->flits;
         x->inflight--;
     }
@@ -126,6 +119,6 @@ uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_
         }
     }
     for (int d = 0; d < x->ndst; d++)
-        if (x->arrive_t[d] != MW_NEVER) t = mw_min_u64(t, mw_max_u64(x->arrive_t[d], now_fs));
+        if (x->arrive[d].head) t = mw_min_u64(t, mw_max_u64(x->arrive[d].head_ready, now_fs));
     return t;
 }

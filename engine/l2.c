@@ -50,7 +50,6 @@ int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
     mw_fifo_init(&l2->pipe, (int)(c->l2.input_queue + c->l2.latency)); /* latency stages + queue */
     mw_fifo_init(&l2->missq, (int)c->l2.miss_queue);
     mw_fifo_init(&l2->to_dram, 1 << 30);
-    l2->to_dram_t = MW_NEVER;
     mw_fifo_init(&l2->from_dram, 1 << 30);
     mw_fifo_init(&l2->replies, 1 << 30);
     return 0;
@@ -72,8 +71,8 @@ void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2)
     free_list(s, l2->to_dram.head);
     free_list(s, l2->from_dram.head);
     free_list(s, l2->replies.head);
-    for (int i = 0; l2->mshr && i < s->cfg.l2.mshr_entries; i++)
-        if (l2->mshr[i].valid) free_list(s, l2->mshr[i].wait_head);
+    for (int i = 0; l2->mshr && l2->mshr_key && i < s->cfg.l2.mshr_entries; i++)
+        if (l2->mshr_key[i] != MW_MSHR_NO_LINE) free_list(s, l2->mshr[i].wait_head);
     free(l2->mshr);
     free(l2->mshr_key);
     mw_tags_fini(&l2->tags);
@@ -241,8 +240,6 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     l2->mshr_used++;
     memset(m, 0, sizeof *m);
     l2->mshr_key[free_i] = line;
-    m->valid = 1;
-    m->line = line;
     m->first_sm = r->sm;
     m->nwait = 1;
     m->age_sum = age;
@@ -261,35 +258,28 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     return true;
 }
 
-bool mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
+void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
 {
     const struct mw_config *c = &s->cfg;
-    bool moved = false;
     /* 1. one fill from DRAM */
     uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
-    struct mw_req *d = l2->from_dram.head;
-    if (d && d->t_ready <= now_fs) {
-        mw_fifo_pop(&l2->from_dram);
+    if (l2->from_dram.head_ready <= now_fs) {
+        struct mw_req *d = mw_fifo_pop(&l2->from_dram);
         ((struct mw_l2mshr *)d->owner)->dram_req = NULL;
         fill(s, l2, d, now);
-        moved = true;
     }
     /* 2. one reply into the reply network */
     if (l2->replies.head && mw_xbar_can_inject(&s->reply_net, l2->id)) {
         struct mw_req *r = mw_fifo_pop(&l2->replies);
         int bytes = (int)c->icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0);
         mw_xbar_inject(&s->reply_net, l2->id, r, r->sm, bytes);
-        moved = true;
     }
     /* 3. the lookup pipe's head */
-    struct mw_req *r = l2->pipe.head;
-    if (r && r->t_ready <= now_fs) {
-        mw_fifo_pop(&l2->pipe);
+    if (l2->pipe.head_ready <= now_fs) {
+        struct mw_req *r = mw_fifo_pop(&l2->pipe);
         if (!lookup(s, l2, r, now)) {
             mw_fifo_push_front(&l2->pipe, r);
             l2->st.reservation_fail++;
-        } else {
-            moved = true;
         }
     }
     /* 4. accept one request from the interconnect */
@@ -299,26 +289,22 @@ bool mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
             mw_xbar_pop(&s->req_net, l2->id);
             in->t_ready = now_fs + (uint64_t)c->l2.latency * pl2;
             mw_fifo_push(&l2->pipe, in);
-            moved = true;
         }
     }
     /* 5. the miss queue's head enters the L2->DRAM pipe */
     if (l2->missq.head) {
         struct mw_req *m = mw_fifo_pop(&l2->missq);
         m->t_ready = now_fs + (uint64_t)c->dram.latency * pl2;
-        if (!l2->to_dram.head) l2->to_dram_t = m->t_ready;
         mw_fifo_push(&l2->to_dram, m);
-        moved = true;
     }
-    return moved;
 }
 
 uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
 {
     uint64_t t = MW_NEVER, now = s->now_fs;
     if (l2->missq.head || l2->replies.head) return now;
-    if (l2->from_dram.head) t = mw_min_u64(t, l2->from_dram.head->t_ready);
-    if (l2->pipe.head) t = mw_min_u64(t, l2->pipe.head->t_ready);
-    t = mw_min_u64(t, l2->to_dram_t);
+    t = mw_min_u64(t, l2->from_dram.head_ready);
+    t = mw_min_u64(t, l2->pipe.head_ready);
+    t = mw_min_u64(t, l2->to_dram.head_ready);
     return t < now ? now : t;
 }

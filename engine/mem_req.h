@@ -55,14 +55,18 @@ void mw_req_pool_fini(struct mw_req_pool *p);
 struct mw_req *mw_req_alloc(struct mw_req_pool *p);
 void mw_req_free(struct mw_req_pool *p, struct mw_req *r);
 
-/* FIFO of requests linked through ->next, with a capacity. */
+/* FIFO of requests linked through ->next, with a capacity. head_ready is the head's t_ready as it was when the
+ * head got there (MW_NEVER when empty): asking whether the head is due reads no request. Every unit sets t_ready
+ * before it pushes. */
 struct mw_req_fifo {
     struct mw_req *head, *tail;
+    uint64_t head_ready;
     int n, cap;
 };
 static inline void mw_fifo_init(struct mw_req_fifo *f, int cap)
 {
     f->head = f->tail = NULL;
+    f->head_ready = MW_NEVER;
     f->n = 0;
     f->cap = cap;
 }
@@ -70,8 +74,12 @@ static inline bool mw_fifo_full(const struct mw_req_fifo *f) { return f->n >= f-
 static inline void mw_fifo_push(struct mw_req_fifo *f, struct mw_req *r)
 {
     r->next = NULL;
-    if (f->tail) f->tail->next = r;
-    else f->head = r;
+    if (f->tail) {
+        f->tail->next = r;
+    } else {
+        f->head = r;
+        f->head_ready = r->t_ready;
+    }
     f->tail = r;
     f->n++;
 }
@@ -79,6 +87,7 @@ static inline void mw_fifo_push_front(struct mw_req_fifo *f, struct mw_req *r)
 {
     r->next = f->head;
     f->head = r;
+    f->head_ready = r->t_ready;
     if (!f->tail) f->tail = r;
     f->n++;
 }
@@ -87,6 +96,7 @@ static inline struct mw_req *mw_fifo_pop(struct mw_req_fifo *f)
     struct mw_req *r = f->head;
     if (r) {
         f->head = r->next;
+        f->head_ready = f->head ? f->head->t_ready : MW_NEVER;
         if (!f->head) f->tail = NULL;
         f->n--;
         r->next = NULL;

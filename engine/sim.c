@@ -337,30 +337,28 @@ static void dram_tick(struct mw_sim *s)
         struct mw_dram *d = s->dram[p];
         if (nap && now < s->dram_wake[p]) { /* asleep: only a request ready to enter can wake it */
             bool offer = false;
-            for (int k = 0; k < nsub && !offer; k++) offer = s->l2[p * nsub + k].to_dram_t <= now_fs;
+            for (int k = 0; k < nsub && !offer; k++) offer = s->l2[p * nsub + k].to_dram.head_ready <= now_fs;
             if (!offer) continue;
         }
         /* the partition's slices take turns offering one request per cycle */
-        bool refused = false, moved = false;
+        bool refused = false;
         int first = (int)(now % (uint64_t)nsub);
         for (int k = 0; k < nsub; k++) {
             int j = first + k < nsub ? first + k : first + k - nsub;
             struct mw_l2 *l2 = &s->l2[p * nsub + j];
-            if (l2->to_dram_t > now_fs) continue;
+            if (l2->to_dram.head_ready > now_fs) continue;
             struct mw_req *r = l2->to_dram.head;
             if (!mw_dram_can_accept(d, r->kind)) {
                 refused = true;
                 continue;
             }
             mw_fifo_pop(&l2->to_dram);
-            l2->to_dram_t = l2->to_dram.head ? l2->to_dram.head->t_ready : MW_NEVER;
             mw_dram_push(d, r, now);
             refused = false;
-            moved = true;
             break;
         }
         if (refused) mw_dram_note_refused(d, 1);
-        moved |= mw_dram_cycle(d, now);
+        mw_dram_cycle(d, now);
         const char *derr = mw_dram_error(d);
         if (derr && !s->failed) {
             struct mw_err e;
@@ -378,8 +376,7 @@ static void dram_tick(struct mw_sim *s)
                 mw_req_free(&s->pool, r);
             }
         }
-        /* a channel that moved is likely to move again: ask for its next event only once it stands still */
-        if (nap) s->dram_wake[p] = moved ? now + 1 : mw_dram_next_event(d, now + 1);
+        if (nap) s->dram_wake[p] = mw_dram_next_event(d, now + 1);
     }
 }
 
@@ -431,12 +428,8 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
         struct mw_clock *c = &s->clk[i];
         if (T <= c->next_fs) continue;
         uint64_t k = (T - c->next_fs + c->period_fs - 1) / c->period_fs;
-        if (i == MW_CLK_CORE)
-            for (int j = 0; j < s->nsms; j++) {
-                struct mw_sm *sm = &s->sms[j];
-                if (sm->sleep_until > mw_now(s)) sm->slept += k;
-                else mw_sm_jump(s, sm, k);
-            }
+        if (i == MW_CLK_CORE) /* counted like a sleep: settled before the SM next changes or is read */
+            for (int j = 0; j < s->nsms; j++) s->sms[j].slept += k;
         c->cycle += k;
         c->next_fs += k * c->period_fs;
     }
@@ -503,8 +496,8 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             for (int i = 0; i < s->nslices; i++) {
                 struct mw_l2 *l2 = &s->l2[i];
                 if (nap && T < l2->wake_fs && !mw_xbar_peek(&s->req_net, i, T)) continue;
-                bool moved = mw_l2_cycle(s, l2, now);
-                if (nap) l2->wake_fs = moved ? T : mw_l2_next_event(s, l2);
+                mw_l2_cycle(s, l2, now);
+                if (nap) l2->wake_fs = mw_l2_next_event(s, l2);
             }
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;

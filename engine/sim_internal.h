@@ -210,8 +210,9 @@ struct mw_sm {
     uint64_t next_ready;  /* earliest cycle any warp may issue, from the last scan */
     bool busy;            /* did anything this cycle */
     /* An SM that did nothing and can do nothing on its own before core cycle `sleep_until` is not ticked until
-     * then, unless a reply, a CTA launch or an L1D flush wakes it; `slept` counts the cycles it skipped, which
-     * mw_sm_settle accounts exactly as the last evaluated cycle (as a whole-GPU clock jump does). */
+     * then, unless a reply, a CTA launch or an L1D flush wakes it; `slept` counts the cycles it skipped (or a
+     * whole-GPU clock jump skipped), which mw_sm_settle accounts exactly as the last evaluated cycle before the
+     * SM changes or its stats are read. */
     uint64_t sleep_until, slept;
 };
 
@@ -222,7 +223,6 @@ struct mw_xbar {
     uint64_t period_fs;          /* interconnect clock period: arrival times are kept in fs */
     struct mw_req_fifo *inq;     /* per source */
     struct mw_req_fifo *arrive;  /* per destination, in arrival order; req->t_ready = arrival time (fs) */
-    uint64_t *arrive_t;          /* per destination: its head's arrival time (fs), MW_NEVER when empty */
     uint64_t *src_busy, *dst_busy;
     int *credits;                /* per destination, flits */
     int rr;
@@ -233,9 +233,7 @@ struct mw_xbar {
 };
 
 /* ---- L2 slice and memory partition ------------------------------------------------------------------------ */
-struct mw_l2mshr {
-    uint64_t line;
-    uint8_t valid;
+struct mw_l2mshr {             /* free, and its line, per mw_l2.mshr_key */
     uint16_t nwait;
     struct mw_req *wait_head, *wait_tail; /* merged requests (linked via next) */
     uint16_t first_sm;
@@ -249,14 +247,13 @@ struct mw_l2 {
     struct mw_tags tags;
     struct mw_req_fifo pipe;    /* lookup pipeline; req->t_ready = time (fs) it reaches the tags */
     struct mw_l2mshr *mshr;
-    uint64_t *mshr_key;         /* per entry: its line while valid, MW_MSHR_NO_LINE when free (dense, for lookups) */
+    uint64_t *mshr_key;         /* per entry: its line while in use, MW_MSHR_NO_LINE when free */
     int mshr_used;
     struct mw_req_fifo missq;   /* toward DRAM (reads and writebacks) */
     struct mw_req_fifo to_dram; /* L2->DRAM latency pipe */
     struct mw_req_fifo from_dram;/* DRAM->L2 latency pipe */
     struct mw_req_fifo replies; /* waiting for the reply network */
     struct mw_l2_stats st;
-    uint64_t to_dram_t;         /* to_dram's head time (fs), MW_NEVER when empty */
     uint64_t wake_fs;           /* not ticked before this time unless a request arrives or DRAM data is queued */
 };
 
@@ -367,15 +364,14 @@ void mw_xbar_cycle(struct mw_xbar *x, uint64_t now);
 /* The packet at the head of dst's arrivals if it has arrived by now_fs, else NULL. */
 static inline struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs)
 {
-    return x->arrive_t[dst] <= now_fs ? x->arrive[dst].head : NULL;
+    return x->arrive[dst].head_ready <= now_fs ? x->arrive[dst].head : NULL;
 }
 struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst);
 uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_fs); /* fs */
 
 int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e);
 void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2);
-/* returns whether anything moved */
-bool mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
+void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
 uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2); /* fs */
 bool mw_l2_idle(const struct mw_l2 *l2);
 
