@@ -1,6 +1,6 @@
 -- Cost of Lua workload generators per warp instruction: the built-in micro.stream model against its Lua
 -- twins, one process, alternating runs, median wall (CPU) time of each.
---   C       engine/wl_micro.c (kgen templates)
+--   C       engine/workloads/wl_micro.c (kgen templates)
 --   warp    warp = function(w) with number addresses (base + lane * stride)
 --   lanefn  the same with a per-lane address function (32 Lua calls per memory instruction)
 --   thread  thread = function(t) returning each thread's address list

@@ -1,5 +1,5 @@
 /* `moonwarp dram --config X.yaml --trace T[.xz]`: one DRAM channel driven by a request trace with the DRAMSim3
- * oracle's front end (engine/dram_trace.c); prints the summary, its own speed, and optionally the oracle's
+ * oracle's front end (engine/workloads/dram_trace.c); prints the summary, its own speed, and optionally the oracle's
  * reference.csv row (--csv) and one row per request (--per-request FILE). */
 #include "cmd_dram.h"
 #include "config.h"

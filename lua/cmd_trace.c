@@ -14,7 +14,7 @@ int mw_cmd_trace(int argc, char **argv)
 {
     const char *wl = NULL, *size = NULL, *out = NULL;
     unsigned long long seed = 1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* option, value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "moonwarp trace: %s needs a value\n", a);
@@ -28,7 +28,6 @@ int mw_cmd_trace(int argc, char **argv)
             fprintf(stderr, "moonwarp trace: unknown option '%s'\n", a);
             return 2;
         }
-        i++;
     }
     if (!wl || !out) {
         fprintf(stderr, "usage: moonwarp trace --workload NAME [--size S] [--seed N] --out DIR\n");

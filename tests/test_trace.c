@@ -1,4 +1,4 @@
-/* Tests of the Accel-Sim trace reader (engine/trace.c) on the sample traces in ../shared/traces and on small
+/* Tests of the Accel-Sim trace reader (engine/workloads/trace.c) on the sample traces in ../shared/traces and on small
  * traces written here. Expected numbers were counted from the trace text (xz -dc | grep/awk), not with this
  * reader; each says how. Malformed inputs are checked for their exact error text and position. */
 #include <setjmp.h>

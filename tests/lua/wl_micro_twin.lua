@@ -1,4 +1,4 @@
--- Lua twins of the built-in micro.stream and micro.colstride models (engine/wl_micro.c), instruction for
+-- Lua twins of the built-in micro.stream and micro.colstride models (engine/workloads/wl_micro.c), instruction for
 -- instruction: prologue r1 = .., r4 = ..; body `iters` times: ld r2 <- [r1], r3 += r2, r1 += r4, branch;
 -- epilogue st [r1] <- r3; EXIT (added by the generator).
 local A, B = 0x10000000, 0x40000000

@@ -1,4 +1,4 @@
-/* Shared by the GraphBig-style graph kernel models (engine/wl_graph_*.c): the seeded R-MAT input, the named
+/* Shared by the GraphBig-style graph kernel models (engine/workloads/wl_graph_*.c): the seeded R-MAT input, the named
  * sizes, device-array placement, and small helpers that write one warp instruction. Each kernel generator is
  * written as a resumable function (CO_BEGIN / CO_YIELD / CO_END) whose locals live in the warp's scratch, so the
  * SIMT loops of the CUDA source read as loops. */
@@ -40,7 +40,7 @@ static inline uint64_t gr_alloc(uint64_t *top, uint64_t bytes)
 #define CO_BEGIN(w) switch ((w)->line) { case 0:
 #define CO_YIELD_AT(w, n) do { (w)->line = (n); return 1; case (n):; } while (0)
 #define CO_YIELD(w) CO_YIELD_AT(w, __COUNTER__ + 1)
-#define CO_END(w) } (w)->line = -1; return 0
+#define CO_END(w) ; } (w)->line = -1; return 0 /* the ; lets a label stand right before it */
 
 #define FOR_LANES(m, l)                                                                                      \
     for (int l = 0; l < MW_WARP_SIZE; l++)                                                                   \

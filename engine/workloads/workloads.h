@@ -1,4 +1,4 @@
-/* Openers of the built-in workloads, listed in engine/workload.c's registry. */
+/* Openers of the built-in workloads, listed in engine/workloads/workload.c's registry. */
 #ifndef MW_WORKLOADS_H
 #define MW_WORKLOADS_H
 

@@ -1,4 +1,4 @@
-/* The launch plumbing shared by the GraphBig-style graph kernel models (engine/wl_graph_*.c): GraphBig's launch
+/* The launch plumbing shared by the GraphBig-style graph kernel models (engine/workloads/wl_graph_*.c): GraphBig's launch
  * shape and thread guard, device-array placement of cudaGraphCopy, and the generic initialize kernel. */
 #include "wl_graph.h"
 
