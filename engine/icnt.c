@@ -2,7 +2,7 @@
  * queues, one flit per cycle per source and per destination port, a rotating-priority allocator, a fixed
  * traversal latency, and credit-based back-pressure on each destination's input buffer. A simplified
  * stand-in for GPGPU-Sim's intersim crossbar/iSLIP. */
-#include "sim_internal.h"
+#include "icnt.h"
 
 #include <stdlib.h>
 #include <string.h>

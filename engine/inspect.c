@@ -2,7 +2,9 @@
  * the Lua inspector. Every accessor checks its indices, since the REPL passes whatever the user typed. */
 #include "inspect.h"
 
-#include "sim_internal.h"
+#include "l1d.h"
+#include "partition.h"
+#include "sm.h"
 
 bool mw_inspect_started(const struct mw_sim *s) { return s->started; }
 int mw_inspect_n_partitions(const struct mw_sim *s) { return (int)s->cfg.l2.n_partitions; }
@@ -33,17 +35,22 @@ int mw_inspect_warp(const struct mw_sim *s, int sm, int w, struct mw_warp_info *
     return 0;
 }
 
+static const struct mw_l1d *l1d_at(const struct mw_sim *s, int sm)
+{
+    return sm_at(s, sm) ? &s->l1d[sm] : NULL;
+}
+
 int mw_inspect_l1d_line(const struct mw_sim *s, int sm, int set, int way, struct mw_line_info *out)
 {
-    const struct mw_sm *p = sm_at(s, sm);
-    if (!p || set < 0 || set >= p->l1.sets || way < 0 || way >= p->l1.assoc) return -1;
-    const struct mw_line *l = &p->l1.lines[set * p->l1.assoc + way];
+    const struct mw_l1d *l1 = l1d_at(s, sm);
+    if (!l1 || set < 0 || set >= l1->tags.sets || way < 0 || way >= l1->tags.assoc) return -1;
+    const struct mw_line *l = &l1->tags.lines[set * l1->tags.assoc + way];
     *out = (struct mw_line_info){.used = l->used, .line = l->tag, .last_access = l->last_access,
                                  .fill_time = l->fill_time, .pc = l->pc, .hits = l->hits, .warp = l->warp,
                                  .valid = l->valid, .pending = l->pending, .dirty = l->dirty,
-                                 .meta_bytes = p->l1.meta_bytes};
-    if (p->l1.meta && p->l1.meta_bytes)
-        out->meta = p->l1.meta + (size_t)(set * p->l1.assoc + way) * p->l1.meta_bytes;
+                                 .meta_bytes = l1->tags.meta_bytes};
+    if (l1->tags.meta && l1->tags.meta_bytes)
+        out->meta = l1->tags.meta + (size_t)(set * l1->tags.assoc + way) * l1->tags.meta_bytes;
     else out->meta_bytes = 0;
     return 0;
 }
@@ -52,30 +59,31 @@ int mw_inspect_mshr_entries(const struct mw_sim *s) { return (int)s->cfg.l1d.msh
 
 int mw_inspect_mshr(const struct mw_sim *s, int sm, int i, struct mw_mshr_info *out)
 {
-    const struct mw_sm *p = sm_at(s, sm);
-    if (!p || !p->mshr || i < 0 || i >= s->cfg.l1d.mshr_entries) return -1;
-    const struct mw_mshr *m = &p->mshr[i];
-    *out = (struct mw_mshr_info){.valid = m->valid, .line = m->line, .pc = m->pc, .sectors = m->sectors,
+    const struct mw_l1d *l1 = l1d_at(s, sm);
+    if (!l1 || !l1->mshr || i < 0 || i >= l1->mshr_entries) return -1;
+    const struct mw_mshr *m = &l1->mshr[i];
+    bool valid = l1->mshr_key[i] != MW_MSHR_NO_LINE;
+    *out = (struct mw_mshr_info){.valid = valid, .line = valid ? l1->mshr_key[i] : 0, .pc = m->pc, .sectors = m->sectors,
                                  .waiters = m->nwait, .inflight = m->inflight, .way = m->way, .warp = m->warp};
     return 0;
 }
 
 int mw_inspect_miss_queue(const struct mw_sim *s, int sm)
 {
-    const struct mw_sm *p = sm_at(s, sm);
-    return p ? p->missq.n : -1;
+    const struct mw_l1d *l1 = l1d_at(s, sm);
+    return l1 ? l1->missq.n : -1;
 }
 
 int mw_inspect_ldst_used(const struct mw_sim *s, int sm)
 {
     const struct mw_sm *p = sm_at(s, sm);
-    return p ? p->slots_used : -1;
+    return p ? p->ldst.slots_used : -1;
 }
 
 static const struct mw_dram *dram_at(const struct mw_sim *s, int ch)
 {
-    if (!s->started || ch < 0 || ch >= s->nparts || !s->dram) return NULL;
-    return s->dram[ch];
+    if (!s->started || ch < 0 || ch >= s->nparts || !s->parts) return NULL;
+    return s->parts[ch].dram;
 }
 
 int mw_inspect_dram_bank(const struct mw_sim *s, int channel, int bank, struct mw_bank_info *out)

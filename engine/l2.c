@@ -1,8 +1,8 @@
-/* An L2 slice (GPGPU-Sim memory sub-partition): input queue, a fixed-latency lookup pipe, tags with sector
- * valid/dirty bits (write-back, write-allocate without fetch, as GPGPU-Sim's L2), MSHRs that count how many
- * requests merged into each entry and from which SMs (Li's inter-core locality), a miss queue and fixed-
- * latency pipes to and from the partition's DRAM controller. Runs in the L2 clock. */
-#include "sim_internal.h"
+/* An L2 slice (engine/l2.h): lookup pipe, sectored write-back tags, merging MSHRs, miss and reply queues. */
+#include "l2.h"
+
+#include "icnt.h"
+#include "partition.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,46 +11,21 @@ MW_STATS_DEFINE(l2, MW_L2_STATS)
 
 #define SECTOR 32
 
-int mw_addr_slice(const struct mw_sim *s, uint64_t addr)
-{
-    const struct mw_config *c = &s->cfg;
-    uint64_t chunk = addr / (uint64_t)c->l2.interleave_bytes;
-    uint64_t part = chunk % (uint64_t)c->l2.n_partitions;
-    uint64_t rest = chunk / (uint64_t)c->l2.n_partitions;
-    return (int)(part * (uint64_t)c->l2.subpartitions + rest % (uint64_t)c->l2.subpartitions);
-}
-
-uint64_t mw_addr_local(const struct mw_sim *s, uint64_t addr)
-{
-    const struct mw_config *c = &s->cfg;
-    uint64_t ib = (uint64_t)c->l2.interleave_bytes;
-    return addr / ib / (uint64_t)c->l2.n_partitions * ib + addr % ib;
-}
-
-uint64_t mw_addr_slice_local(const struct mw_sim *s, uint64_t addr)
-{
-    const struct mw_config *c = &s->cfg;
-    uint64_t ib = (uint64_t)c->l2.interleave_bytes;
-    uint64_t rest = addr / ib / (uint64_t)c->l2.n_partitions;
-    return rest / (uint64_t)c->l2.subpartitions * ib + addr % ib;
-}
-
 int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
 {
     const struct mw_config *c = &s->cfg;
     memset(l2, 0, sizeof *l2);
     l2->id = id;
     l2->partition = id / (int)c->l2.subpartitions;
-    if (mw_tags_init(&l2->tags, mw_l2_sets(c), (int)c->l2.assoc, (int)c->l2.line_bytes, 0))
+    const struct mw_replacement_ops *rops = (const struct mw_replacement_ops *)s->pol[MW_SLOT_L2_REPLACEMENT].pol;
+    if (mw_tags_init(&l2->tags, mw_l2_sets(c), (int)c->l2.assoc, (int)c->l2.line_bytes, rops->line_meta_bytes))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     l2->mshr = calloc((size_t)c->l2.mshr_entries, sizeof *l2->mshr);
     l2->mshr_key = malloc((size_t)c->l2.mshr_entries * sizeof *l2->mshr_key);
     if (!l2->mshr || !l2->mshr_key) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int i = 0; i < c->l2.mshr_entries; i++) l2->mshr_key[i] = MW_MSHR_NO_LINE;
+    for (int i = 0; i < c->l2.mshr_entries; i++) l2->mshr_key[i] = MW_NO_TAG;
     mw_fifo_init(&l2->pipe, (int)(c->l2.input_queue + c->l2.latency)); /* latency stages + queue */
     mw_fifo_init(&l2->missq, (int)c->l2.miss_queue);
-    mw_fifo_init(&l2->to_dram, 1 << 30);
-    mw_fifo_init(&l2->from_dram, 1 << 30);
     mw_fifo_init(&l2->replies, 1 << 30);
     return 0;
 }
@@ -68,19 +43,12 @@ void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2)
 {
     free_list(s, l2->pipe.head);
     free_list(s, l2->missq.head);
-    free_list(s, l2->to_dram.head);
-    free_list(s, l2->from_dram.head);
     free_list(s, l2->replies.head);
     for (int i = 0; l2->mshr && l2->mshr_key && i < s->cfg.l2.mshr_entries; i++)
-        if (l2->mshr_key[i] != MW_MSHR_NO_LINE) free_list(s, l2->mshr[i].wait_head);
+        if (l2->mshr_key[i] != MW_NO_TAG) free_list(s, l2->mshr[i].wait_head);
     free(l2->mshr);
     free(l2->mshr_key);
     mw_tags_fini(&l2->tags);
-}
-
-bool mw_l2_idle(const struct mw_l2 *l2)
-{
-    return !l2->pipe.n && !l2->missq.n && !l2->to_dram.n && !l2->from_dram.n && !l2->replies.n && !l2->mshr_used;
 }
 
 static int l2_set(const struct mw_sim *s, const struct mw_l2 *l2, uint64_t addr)
@@ -98,11 +66,7 @@ static void reply(struct mw_l2 *l2, struct mw_req *r)
 
 static struct mw_req *new_dram_req(struct mw_sim *s, struct mw_l2 *l2, uint64_t line, uint8_t sectors, int kind)
 {
-    struct mw_req *d = mw_req_alloc(&s->pool);
-    d->addr = line;
-    d->sectors = sectors;
-    d->size = (uint32_t)mw_popcount32(sectors) * SECTOR;
-    d->kind = (uint8_t)kind;
+    struct mw_req *d = mw_req_new(&s->pool, line, sectors, kind);
     d->slice = (uint16_t)l2->id;
     d->partition = (uint16_t)l2->partition;
     d->dram_addr = mw_addr_local(s, line);
@@ -110,15 +74,24 @@ static struct mw_req *new_dram_req(struct mw_sim *s, struct mw_l2 *l2, uint64_t 
     return d;
 }
 
-/* Pick a way for a new line (LRU among used ways; L2 has no pending reservations: allocate-on-fill). */
+/* Pick a way for a new line: a never-used way first, else the L2 replacement policy's victim (every way may be
+ * evicted: the L2 allocates on fill, so no way is reserved). */
 static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
 {
     struct mw_tags *t = &l2->tags;
-    int best = -1;
+    struct mw_line_view views[64];
+    uint8_t ev[64];
     for (int w = 0; w < t->assoc; w++) {
-        struct mw_line *l = mw_tags_line(t, set, w);
-        if (!l->used) return w;
-        if (best < 0 || l->last_access < mw_tags_line(t, set, best)->last_access) best = w;
+        if (!mw_tags_line(t, set, w)->used) return w;
+        views[w] = mw_tags_view(t, set, w);
+        ev[w] = 1;
+    }
+    struct mw_policy_inst *pi = &s->pol[MW_SLOT_L2_REPLACEMENT];
+    const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+    int best = ops->victim(pi, l2->id, set, views, ev, t->assoc);
+    if (best < 0 || best >= t->assoc) {
+        mw_hook_fail(s, pi, "L2 victim returned %d, expected a way in [0, %d)", best, t->assoc);
+        best = 0;
     }
     struct mw_line *v = mw_tags_line(t, set, best);
     if (v->dirty) {
@@ -132,6 +105,17 @@ static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
     return best;
 }
 
+/* Tell the L2 replacement policy a line was inserted or touched. */
+static void l2_note(struct mw_sim *s, struct mw_l2 *l2, int set, int way, bool inserted)
+{
+    struct mw_policy_inst *pi = &s->pol[MW_SLOT_L2_REPLACEMENT];
+    const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+    void (*f)(struct mw_policy_inst *, int, int, int, const struct mw_line_view *) = inserted ? ops->insert : ops->touch;
+    if (!f) return;
+    struct mw_line_view v = mw_tags_view(&l2->tags, set, way);
+    f(pi, l2->id, set, way, &v);
+}
+
 static int install(struct mw_sim *s, struct mw_l2 *l2, uint64_t line, uint64_t now)
 {
     int set = l2_set(s, l2, line);
@@ -140,14 +124,19 @@ static int install(struct mw_sim *s, struct mw_l2 *l2, uint64_t line, uint64_t n
         way = l2_victim(s, l2, set);
         mw_tags_take(&l2->tags, set, way, line);
         mw_tags_line(&l2->tags, set, way)->fill_time = now;
+        mw_tags_line(&l2->tags, set, way)->last_access = now;
+        l2_note(s, l2, set, way, true);
+        return way;
     }
     mw_tags_line(&l2->tags, set, way)->last_access = now;
+    l2_note(s, l2, set, way, false);
     return way;
 }
 
-static void fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t now)
+void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t now)
 {
     struct mw_l2mshr *m = (struct mw_l2mshr *)d->owner;
+    m->dram_req = NULL;
     int set = l2_set(s, l2, d->addr);
     int way = install(s, l2, d->addr, now);
     struct mw_line *l = mw_tags_line(&l2->tags, set, way);
@@ -162,7 +151,7 @@ static void fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t 
         r = n;
     }
     memset(m, 0, sizeof *m);
-    l2->mshr_key[m - l2->mshr] = MW_MSHR_NO_LINE;
+    l2->mshr_key[m - l2->mshr] = MW_NO_TAG;
     l2->mshr_used--;
 }
 
@@ -198,6 +187,7 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
         l2->st.reads++;
         l2->st.hits++;
         l->last_access = now;
+        l2_note(s, l2, set, way, false);
         if (r->flags & MW_RQ_ATOMIC) l->dirty |= r->sectors;
         reply(l2, r);
         return true;
@@ -235,7 +225,7 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     l2->st.reads++;
     l2->st.misses++;
     int free_i = 0;
-    while (l2->mshr_key[free_i] != MW_MSHR_NO_LINE) free_i++; /* one is free: mshr_used < entries */
+    while (l2->mshr_key[free_i] != MW_NO_TAG) free_i++; /* one is free: mshr_used < entries */
     m = &l2->mshr[free_i];
     l2->mshr_used++;
     memset(m, 0, sizeof *m);
@@ -261,18 +251,12 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
 void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
 {
     const struct mw_config *c = &s->cfg;
-    /* 1. one fill from DRAM */
     uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
-    if (l2->from_dram.head_ready <= now_fs) {
-        struct mw_req *d = mw_fifo_pop(&l2->from_dram);
-        ((struct mw_l2mshr *)d->owner)->dram_req = NULL;
-        fill(s, l2, d, now);
-    }
-    /* 2. one reply into the reply network */
-    if (l2->replies.head && mw_xbar_can_inject(&s->reply_net, l2->id)) {
+    /* (a fill from DRAM came first: engine/partition.c) 2. one reply into the reply network */
+    if (l2->replies.head && mw_xbar_can_inject(s->reply_net, l2->id)) {
         struct mw_req *r = mw_fifo_pop(&l2->replies);
         int bytes = (int)c->icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0);
-        mw_xbar_inject(&s->reply_net, l2->id, r, r->sm, bytes);
+        mw_xbar_inject(s->reply_net, l2->id, r, r->sm, bytes);
     }
     /* 3. the lookup pipe's head */
     if (l2->pipe.head_ready <= now_fs) {
@@ -284,27 +268,22 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
     }
     /* 4. accept one request from the interconnect */
     if (!mw_fifo_full(&l2->pipe)) {
-        struct mw_req *in = mw_xbar_peek(&s->req_net, l2->id, now_fs);
+        struct mw_req *in = mw_xbar_peek(s->req_net, l2->id, now_fs);
         if (in) {
-            mw_xbar_pop(&s->req_net, l2->id);
+            mw_xbar_pop(s->req_net, l2->id);
             in->t_ready = now_fs + (uint64_t)c->l2.latency * pl2;
             mw_fifo_push(&l2->pipe, in);
         }
     }
-    /* 5. the miss queue's head enters the L2->DRAM pipe */
-    if (l2->missq.head) {
-        struct mw_req *m = mw_fifo_pop(&l2->missq);
-        m->t_ready = now_fs + (uint64_t)c->dram.latency * pl2;
-        mw_fifo_push(&l2->to_dram, m);
-    }
+    /* (5. the miss queue's head enters the pipe to DRAM: engine/partition.c) */
 }
+
+struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2) { return mw_fifo_pop(&l2->missq); }
 
 uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
 {
     uint64_t t = MW_NEVER, now = s->now_fs;
     if (l2->missq.head || l2->replies.head) return now;
-    t = mw_min_u64(t, l2->from_dram.head_ready);
     t = mw_min_u64(t, l2->pipe.head_ready);
-    t = mw_min_u64(t, l2->to_dram.head_ready);
     return t < now ? now : t;
 }

@@ -48,3 +48,14 @@ void mw_req_free(struct mw_req_pool *p, struct mw_req *r)
     p->free = r;
     p->live--;
 }
+
+struct mw_req *mw_req_new(struct mw_req_pool *p, uint64_t line, uint8_t sectors, int kind)
+{
+    struct mw_req *r = mw_req_alloc(p);
+    if (!r) return NULL;
+    r->addr = line;
+    r->sectors = sectors;
+    r->size = (uint32_t)__builtin_popcount(sectors) * 32;
+    r->kind = (uint8_t)kind;
+    return r;
+}

@@ -1,7 +1,14 @@
 /* The simulation: builds the machine from the config, steps the four clock domains (core, interconnect, L2,
- * DRAM) in time order, launches kernels and CTAs, jumps the clock over cycles in which every unit only waits
- * for a known future event, dispatches engine events to subscribed policies, and collects statistics. */
-#include "sim_internal.h"
+ * DRAM) in time order, jumps the clock over cycles in which every unit only waits for a known future event,
+ * and collects statistics. The units are in their own files: dispatch.c (kernels, CTAs), sm.c, ldst.c,
+ * coalescer.c, l1d.c, icnt.c, partition.c (L2 slices l2.c + DRAM channel dram.c), events.c (policies). */
+#include "simctx.h"
+
+#include "dispatch.h"
+#include "icnt.h"
+#include "l1d.h"
+#include "partition.h"
+#include "sm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +19,14 @@ static uint64_t period_fs(double mhz) { return (uint64_t)(1e9 / mhz + 0.5); }
 
 static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choice *ch, struct mw_err *e)
 {
+    enum mw_point point = pt == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : (enum mw_point)pt;
     const char *impl = ch->impl[0] ? ch->impl : NULL;
     const struct mw_policy *p = NULL;
-    if (impl && strcmp(impl, "lua") != 0) p = mw_policy_find((enum mw_point)pt, impl);
-    if (!p) p = mw_policies((enum mw_point)pt)[0]; /* "lua" is installed by the Lua front end */
-    if (impl && strcmp(impl, "lua") != 0 && !mw_policy_find((enum mw_point)pt, impl))
+    if (impl && strcmp(impl, "lua") != 0) p = mw_policy_find(point, impl);
+    if (!p) p = mw_policies(point)[0]; /* "lua" is installed by the Lua front end */
+    if (impl && strcmp(impl, "lua") != 0 && !mw_policy_find(point, impl))
         return mw_err_set(e, MW_EINVAL, ch->file[0] ? ch->file : NULL, ch->line, ch->col,
-                          "unknown %s policy '%s'", mw_point_names[pt], impl);
+                          "unknown %s policy '%s'", mw_point_names[point], impl);
     const char *keys[MW_POLICY_MAX_PARAMS], *vals[MW_POLICY_MAX_PARAMS];
     int n = 0;
     if (impl && strcmp(impl, "lua") != 0)
@@ -35,7 +43,7 @@ static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choic
             }
         return rc;
     }
-    return mw_sim_install_policy(s, (enum mw_point)pt, &pi, e);
+    return mw_sim_install_slot(s, pt, &pi, e);
 }
 
 struct mw_sim *mw_sim_create(const struct mw_config *c, struct mw_err *e)
@@ -55,13 +63,17 @@ struct mw_sim *mw_sim_create(const struct mw_config *c, struct mw_err *e)
             return NULL;
         }
     }
+    struct mw_policy_choice l2r = {0};
+    snprintf(l2r.impl, sizeof l2r.impl, "lru");
+    if (install_choice(s, MW_SLOT_L2_REPLACEMENT, &l2r, e)) {
+        mw_sim_destroy(s);
+        return NULL;
+    }
     double mhz[MW_CLK_N] = {c->clock.core_mhz, c->clock.icnt_mhz, c->clock.l2_mhz, c->clock.dram_mhz};
     for (int i = 0; i < MW_CLK_N; i++) {
         s->clk[i].period_fs = period_fs(mhz[i]);
         s->clk[i].next_fs = 0;
     }
-    s->l1_sets = mw_l1d_sets(c);
-    s->l1_line_shift = __builtin_ctz((unsigned)c->l1d.line_bytes);
     return s;
 }
 
@@ -72,25 +84,28 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->nslices = mw_n_slices(c);
     s->nparts = (int)c->l2.n_partitions;
     s->sms = calloc((size_t)s->nsms, sizeof *s->sms);
+    s->l1d = calloc((size_t)s->nsms, sizeof *s->l1d);
     s->l2 = calloc((size_t)s->nslices, sizeof *s->l2);
-    s->dram = calloc((size_t)s->nparts, sizeof *s->dram);
-    s->dram_wake = calloc((size_t)s->nparts, sizeof *s->dram_wake);
-    if (!s->sms || !s->l2 || !s->dram || !s->dram_wake) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    s->parts = calloc((size_t)s->nparts, sizeof *s->parts);
+    s->req_net = calloc(1, sizeof *s->req_net);
+    s->reply_net = calloc(1, sizeof *s->reply_net);
+    if (!s->sms || !s->l1d || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < s->nsms; i++) {
-        int rc = mw_sm_init(s, &s->sms[i], i, e);
-        if (!rc) rc = mw_ldst_init(s, &s->sms[i], e);
+        int rc = mw_l1d_init(s, &s->l1d[i], i, e);
+        if (!rc) rc = mw_sm_init(s, &s->sms[i], i, &s->l1d[i], e);
         if (rc) return rc;
     }
     uint64_t pi = s->clk[MW_CLK_ICNT].period_fs;
-    if (mw_xbar_init(&s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(&s->reply_net, s->nslices, s->nsms, c, pi))
+    if (mw_xbar_init(s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(s->reply_net, s->nslices, s->nsms, c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < s->nslices; i++) {
         int rc = mw_l2_init(s, &s->l2[i], i, e);
         if (rc) return rc;
     }
     for (int i = 0; i < s->nparts; i++) {
-        s->dram[i] = mw_dram_create(c, i, &s->pol[MW_PT_DRAM_SCHED], e);
-        if (!s->dram[i]) return e->code ? e->code : MW_EINVAL;
+        int rc = mw_partition_init(s, &s->parts[i], i, e);
+        if (rc) return rc;
     }
     s->started = true;
     return 0;
@@ -101,24 +116,24 @@ void mw_sim_destroy(struct mw_sim *s)
     if (!s) return;
     if (s->sms)
         for (int i = 0; i < s->nsms; i++) {
-            struct mw_sm *sm = &s->sms[i];
-            if (sm->ctas && s->have_wl)
-                for (int k = 0; k < s->cfg.sm.max_ctas; k++)
-                    if (sm->ctas[k].valid) s->wl.ops->cta_close(&s->wl, sm->ctas[k].stream);
-            mw_ldst_fini(sm);
-            mw_sm_fini(sm);
+            mw_sm_close_ctas(s, &s->sms[i]);
+            mw_sm_fini(s, &s->sms[i]);
         }
+    if (s->l1d)
+        for (int i = 0; i < s->nsms; i++) mw_l1d_fini(&s->l1d[i]);
     if (s->l2)
         for (int i = 0; i < s->nslices; i++) mw_l2_fini(s, &s->l2[i]);
-    if (s->dram)
-        for (int i = 0; i < s->nparts; i++) mw_dram_destroy(s->dram[i]);
-    mw_xbar_fini(&s->req_net);
-    mw_xbar_fini(&s->reply_net);
+    if (s->parts)
+        for (int i = 0; i < s->nparts; i++) mw_partition_fini(s, &s->parts[i]);
+    if (s->req_net) mw_xbar_fini(s->req_net);
+    if (s->reply_net) mw_xbar_fini(s->reply_net);
     free(s->sms);
+    free(s->l1d);
     free(s->l2);
-    free(s->dram);
-    free(s->dram_wake);
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) mw_policy_inst_fini(&s->pol[pt]);
+    free(s->parts);
+    free(s->req_net);
+    free(s->reply_net);
+    for (int k = 0; k < MW_SLOT_COUNT; k++) mw_policy_inst_fini(&s->pol[k]);
     if (s->have_wl) mw_workload_close(&s->wl);
     mw_req_pool_fini(&s->pool);
     free(s);
@@ -134,61 +149,7 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
     return 0;
 }
 
-static void recompute_events(struct mw_sim *s)
-{
-    s->ev_mask = 0;
-    for (int pt = 0; pt < MW_PT_COUNT; pt++)
-        if (s->pol[pt].pol && s->pol[pt].pol->on_event) s->ev_mask |= s->pol[pt].pol->events;
-}
-
-int mw_sim_install_policy(struct mw_sim *s, enum mw_point pt, struct mw_policy_inst *pi, struct mw_err *e)
-{
-    if (s->started) {
-        mw_policy_inst_fini(pi);
-        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policies can only change before the run starts");
-    }
-    if (pi->pol->point != pt) {
-        mw_policy_inst_fini(pi);
-        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is a %s policy, not %s", pi->pol->name,
-                          mw_point_names[pi->pol->point], mw_point_names[pt]);
-    }
-    mw_policy_inst_fini(&s->pol[pt]);
-    s->pol[pt] = *pi;
-    s->pol[pt].sim = s;
-    memset(pi, 0, sizeof *pi);
-    recompute_events(s);
-    return 0;
-}
-
-int mw_sim_set_policy(struct mw_sim *s, enum mw_point pt, const struct mw_policy *p, const char *const *keys,
-                      const char *const *values, int n, struct mw_err *e)
-{
-    if (s->started) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policies can only change before the run starts");
-    struct mw_policy_inst pi;
-    int rc = mw_policy_inst_init(&pi, p, s, keys, values, n, e);
-    if (rc) return rc;
-    return mw_sim_install_policy(s, pt, &pi, e);
-}
-
-struct mw_policy_inst *mw_sim_policy(struct mw_sim *s, enum mw_point pt) { return &s->pol[pt]; }
-
-void mw_emit(struct mw_sim *s, const struct mw_event *ev)
-{
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        struct mw_policy_inst *pi = &s->pol[pt];
-        if (pi->pol && pi->pol->on_event && (pi->pol->events >> ev->kind & 1u)) pi->pol->on_event(pi, ev);
-    }
-}
-
 void mw_sim_interrupt(struct mw_sim *s) { s->interrupt = 1; }
-
-void mw_sim_fail(struct mw_sim *s, const struct mw_err *e)
-{
-    if (s->failed) return;
-    s->failed = true;
-    s->fail_err = *e;
-    if (!s->fail_err.code) s->fail_err.code = MW_EHOOK;
-}
 
 bool mw_sim_done(const struct mw_sim *s) { return s->done; }
 const struct mw_config *mw_sim_config(const struct mw_sim *s) { return &s->cfg; }
@@ -196,11 +157,6 @@ uint64_t mw_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
 int mw_n_sms(const struct mw_sim *s) { return (int)s->cfg.gpu.n_sms; }
 int mw_max_warps(const struct mw_sim *s) { return (int)s->cfg.sm.max_warps; }
 int mw_n_schedulers(const struct mw_sim *s) { return (int)s->cfg.sm.n_schedulers; }
-void mw_sim_set_window(struct mw_sim *s, uint64_t cycles)
-{
-    s->window = cycles;
-    s->next_window = mw_now(s) + cycles;
-}
 void mw_sim_set_progress(struct mw_sim *s, mw_progress_fn fn, void *ud, int period_ms)
 {
     s->progress = fn;
@@ -208,115 +164,29 @@ void mw_sim_set_progress(struct mw_sim *s, mw_progress_fn fn, void *ud, int peri
     s->progress_ms = period_ms;
 }
 
-/* ---- kernels and CTAs ---- */
-static int next_kernel(struct mw_sim *s, struct mw_err *e)
-{
-    if (s->kernel_active) {
-        if (s->ctas_done < s->kernel_ctas) return 0;
-        s->kernel_active = false;
-        if (mw_wants(s, MW_EV_KERNEL_END)) {
-            struct mw_event ev = {.kind = MW_EV_KERNEL_END, .value = s->kern.id, .cycle = mw_now(s)};
-            mw_emit(s, &ev);
-        }
-    }
-    while (!s->kernel_active && !s->wl_done) {
-        int rc = s->wl.ops->next_kernel(&s->wl, &s->kern, e);
-        if (rc < 0) return rc;
-        if (rc == 0) {
-            s->wl_done = true;
-            break;
-        }
-        const struct mw_config *c = &s->cfg;
-        uint32_t nw = mw_kernel_cta_warps(&s->kern);
-        if (mw_kernel_ctas(&s->kern) == 0 || nw == 0) continue;
-        if (nw > (uint32_t)c->sm.max_warps || nw * MW_WARP_SIZE > (uint64_t)c->sm.max_threads ||
-            s->kern.shmem > (uint64_t)c->sm.shmem_bytes)
-            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
-                              "kernel '%s': a CTA of %u threads / %u B shared memory cannot fit on an SM", s->kern.name,
-                              mw_kernel_cta_threads(&s->kern), s->kern.shmem);
-        uint64_t unit = (uint64_t)c->sm.reg_alloc_unit;
-        uint64_t regs = ((uint64_t)s->kern.nregs * MW_WARP_SIZE + unit - 1) / unit * unit * nw;
-        if (regs > (uint64_t)c->sm.registers)
-            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "kernel '%s': a CTA needs %llu registers, the SM has %lld",
-                              s->kern.name, (unsigned long long)regs, (long long)c->sm.registers);
-        s->kernel_active = true;
-        s->kernel_ctas = mw_kernel_ctas(&s->kern);
-        s->next_cta = 0;
-        s->ctas_done = 0;
-        s->gst.kernels++;
-        if (mw_wants(s, MW_EV_KERNEL_START)) {
-            struct mw_event ev = {.kind = MW_EV_KERNEL_START, .value = s->kern.id, .cycle = mw_now(s)};
-            mw_emit(s, &ev);
-        }
-    }
-    return 0;
-}
-
-static int dispatch(struct mw_sim *s, struct mw_err *e)
-{
-    if (!s->kernel_active || s->next_cta >= s->kernel_ctas) return 0;
-    int launched = 0;
-    for (int k = 0; k < s->nsms && s->next_cta < s->kernel_ctas; k++) {
-        struct mw_sm *sm = &s->sms[(s->cta_order_rr + k) % s->nsms];
-        if (!mw_sm_can_take_cta(s, sm)) continue;
-        int rc = mw_sm_launch_cta(s, sm, s->next_cta++, e);
-        if (rc) return rc;
-        launched++;
-    }
-    /* rotate only when something was placed, so that skipped (fast-forwarded) cycles change nothing */
-    if (launched) s->cta_order_rr = (s->cta_order_rr + 1) % (uint32_t)s->nsms;
-    return launched;
-}
-
-/* ---- clock domains ---- */
-static bool sm_dirty(const struct mw_sm *sm)
-{
-    for (int k = 0; k < sm->nsched; k++)
-        if (sm->sched_dirty[k]) return true;
-    return false;
-}
-
 static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
 {
     bool busy = false;
     uint64_t now = mw_now(s);
     for (int i = 0; i < s->nsms; i++) {
-        struct mw_req *r = mw_xbar_peek(&s->reply_net, i, s->now_fs);
+        struct mw_req *r = mw_xbar_peek(s->reply_net, i, s->now_fs);
         if (r) {
-            struct mw_sm *sm = &s->sms[i];
-            mw_sm_settle(s, sm);
-            int parked = sm->ldst_parked;
-            mw_xbar_pop(&s->reply_net, i);
-            mw_sm_reply(s, sm, r);
+            mw_xbar_pop(s->reply_net, i);
+            mw_sm_deliver(s, &s->sms[i], r);
             busy = true;
-            /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a
-             * load whose other requests are still out) */
-            if (sm->sleep_until && (sm->ldst_parked != parked || sm_dirty(sm))) sm->sleep_until = 0;
         }
     }
-    *rc = next_kernel(s, e);
+    *rc = mw_dispatch_kernels(s, e);
     if (*rc) return true;
-    int l = dispatch(s, e);
+    int l = mw_dispatch_ctas(s, e);
     if (l < 0) {
         *rc = l;
         return true;
     }
     busy |= l > 0;
-    bool nap = s->cfg.sim.fast_forward;
     for (int i = 0; i < s->nsms; i++) {
-        struct mw_sm *sm = &s->sms[i];
-        if (now < sm->sleep_until) {
-            sm->slept++;
-            continue;
-        }
-        mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
-        mw_sm_cycle(s, sm);
-        busy |= sm->busy;
+        busy |= mw_sm_tick(s, &s->sms[i], now);
         if (s->failed) return true;
-        /* nothing moved and nothing can before next_ready (the per-SM form of core_next_event's test) */
-        if (nap && !sm->busy && mw_ldst_waits(sm) && sm->ldst_free <= now + 1 && sm->next_ready > now + 1 &&
-            !sm_dirty(sm))
-            sm->sleep_until = sm->next_ready;
     }
     if (s->window && mw_now(s) + 1 >= s->next_window) {
         s->next_window += s->window;
@@ -328,69 +198,14 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
     return busy;
 }
 
-static void dram_tick(struct mw_sim *s)
-{
-    uint64_t now = s->clk[MW_CLK_DRAM].cycle, now_fs = s->now_fs;
-    int nsub = (int)s->cfg.l2.subpartitions;
-    bool nap = s->cfg.sim.fast_forward;
-    for (int p = 0; p < s->nparts; p++) {
-        struct mw_dram *d = s->dram[p];
-        if (nap && now < s->dram_wake[p]) { /* asleep: only a request ready to enter can wake it */
-            bool offer = false;
-            for (int k = 0; k < nsub && !offer; k++) offer = s->l2[p * nsub + k].to_dram.head_ready <= now_fs;
-            if (!offer) continue;
-        }
-        /* the partition's slices take turns offering one request per cycle */
-        bool refused = false;
-        int first = (int)(now % (uint64_t)nsub);
-        for (int k = 0; k < nsub; k++) {
-            int j = first + k < nsub ? first + k : first + k - nsub;
-            struct mw_l2 *l2 = &s->l2[p * nsub + j];
-            if (l2->to_dram.head_ready > now_fs) continue;
-            struct mw_req *r = l2->to_dram.head;
-            if (!mw_dram_can_accept(d, r->kind)) {
-                refused = true;
-                continue;
-            }
-            mw_fifo_pop(&l2->to_dram);
-            mw_dram_push(d, r, now);
-            refused = false;
-            break;
-        }
-        if (refused) mw_dram_note_refused(d, 1);
-        mw_dram_cycle(d, now);
-        const char *derr = mw_dram_error(d);
-        if (derr && !s->failed) {
-            struct mw_err e;
-            mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "dram_scheduler (channel %d): %s", p, derr);
-            mw_sim_fail(s, &e);
-        }
-        struct mw_req *r;
-        while ((r = mw_dram_pop_done(d))) {
-            if (r->kind == MW_REQ_READ) {
-                struct mw_l2 *l2 = &s->l2[r->slice];
-                r->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * s->clk[MW_CLK_L2].period_fs;
-                mw_fifo_push(&l2->from_dram, r);
-                l2->wake_fs = mw_min_u64(l2->wake_fs, r->t_ready);
-            } else {
-                mw_req_free(&s->pool, r);
-            }
-        }
-        if (nap) s->dram_wake[p] = mw_dram_next_event(d, now + 1);
-    }
-}
-
 static uint64_t core_next_event(struct mw_sim *s)
 {
     uint64_t t = MW_NEVER, now = mw_now(s);
-    if (s->kernel_active && s->next_cta < s->kernel_ctas) {
-        for (int i = 0; i < s->nsms; i++)
-            if (mw_sm_can_take_cta(s, &s->sms[i])) return now;
-    }
+    if (mw_dispatch_ready(s)) return now;
     for (int i = 0; i < s->nsms; i++) {
-        const struct mw_sm *sm = &s->sms[i];
-        if (!mw_ldst_waits(sm) || sm->ldst_free > now) return now;
-        t = mw_min_u64(t, sm->next_ready);
+        uint64_t n = mw_sm_next_event(&s->sms[i], now);
+        if (n == now) return now;
+        t = mw_min_u64(t, n);
     }
     return t;
 }
@@ -408,11 +223,9 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
     uint64_t tc = core_next_event(s);
     if (tc <= mw_now(s)) return 0;
     uint64_t T = fs_of(&s->clk[MW_CLK_CORE], tc);
-    T = mw_min_u64(T, mw_xbar_next_event(&s->req_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
-    T = mw_min_u64(T, mw_xbar_next_event(&s->reply_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
-    for (int i = 0; i < s->nslices; i++) T = mw_min_u64(T, mw_l2_next_event(s, &s->l2[i]));
-    for (int i = 0; i < s->nparts; i++)
-        T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_DRAM], mw_dram_next_event(s->dram[i], s->clk[MW_CLK_DRAM].cycle)));
+    T = mw_min_u64(T, mw_xbar_next_event(s->req_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
+    T = mw_min_u64(T, mw_xbar_next_event(s->reply_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
+    for (int i = 0; i < s->nparts; i++) T = mw_min_u64(T, mw_partition_next_event(s, &s->parts[i]));
     if (T == MW_NEVER) {
         if (s->kernel_active || !s->wl_done)
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
@@ -429,7 +242,7 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
         if (T <= c->next_fs) continue;
         uint64_t k = (T - c->next_fs + c->period_fs - 1) / c->period_fs;
         if (i == MW_CLK_CORE) /* counted like a sleep: settled before the SM next changes or is read */
-            for (int j = 0; j < s->nsms; j++) s->sms[j].slept += k;
+            for (int j = 0; j < s->nsms; j++) mw_sm_skip(&s->sms[j], k);
         c->cycle += k;
         c->next_fs += k * c->period_fs;
     }
@@ -458,8 +271,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     s->interrupt = 0;
     /* the caller may have changed state between runs: every unit takes its next cycle */
     for (int i = 0; i < s->nsms; i++) mw_sm_wake(s, &s->sms[i]);
-    for (int i = 0; i < s->nslices; i++) s->l2[i].wake_fs = 0;
-    for (int i = 0; i < s->nparts; i++) s->dram_wake[i] = 0;
+    for (int i = 0; i < s->nparts; i++) mw_partition_wake(&s->parts[i]);
     uint64_t start = mw_now(s);
     uint64_t stop = cycles ? start + cycles : MW_NEVER;
     if (s->cfg.sim.max_cycles) stop = mw_min_u64(stop, (uint64_t)s->cfg.sim.max_cycles);
@@ -485,25 +297,19 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
         }
         if (s->clk[MW_CLK_ICNT].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_ICNT].cycle;
-            mw_xbar_cycle(&s->req_net, now);
-            mw_xbar_cycle(&s->reply_net, now);
+            mw_xbar_cycle(s->req_net, now);
+            mw_xbar_cycle(s->reply_net, now);
             s->clk[MW_CLK_ICNT].cycle++;
             s->clk[MW_CLK_ICNT].next_fs += s->clk[MW_CLK_ICNT].period_fs;
         }
         if (s->clk[MW_CLK_L2].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_L2].cycle;
-            bool nap = s->cfg.sim.fast_forward;
-            for (int i = 0; i < s->nslices; i++) {
-                struct mw_l2 *l2 = &s->l2[i];
-                if (nap && T < l2->wake_fs && !mw_xbar_peek(&s->req_net, i, T)) continue;
-                mw_l2_cycle(s, l2, now);
-                if (nap) l2->wake_fs = mw_l2_next_event(s, l2);
-            }
+            for (int i = 0; i < s->nparts; i++) mw_partition_l2_cycle(s, &s->parts[i], now);
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;
         }
         if (s->clk[MW_CLK_DRAM].next_fs == T) {
-            dram_tick(s);
+            for (int i = 0; i < s->nparts; i++) mw_partition_dram_cycle(s, &s->parts[i], s->clk[MW_CLK_DRAM].cycle);
             s->clk[MW_CLK_DRAM].cycle++;
             s->clk[MW_CLK_DRAM].next_fs += s->clk[MW_CLK_DRAM].period_fs;
         }
@@ -559,19 +365,19 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
     if (!s->started) return 0;
     mw_stat_list_add_group(out, "sm", mw_sm_stat_descs, mw_sm_stat_count, &s->sms[0].st, sizeof s->sms[0], s->nsms,
                            per_instance);
-    mw_stat_list_add_group(out, "l1d", mw_l1d_stat_descs, mw_l1d_stat_count, &s->sms[0].l1st, sizeof s->sms[0],
+    mw_stat_list_add_group(out, "l1d", mw_l1d_stat_descs, mw_l1d_stat_count, &s->l1d[0].st, sizeof s->l1d[0],
                            s->nsms, per_instance);
-    mw_stat_list_add_group(out, "icnt.req", mw_icnt_stat_descs, mw_icnt_stat_count, &s->req_net.st,
-                           sizeof s->req_net.st, 1, false);
-    mw_stat_list_add_group(out, "icnt.reply", mw_icnt_stat_descs, mw_icnt_stat_count, &s->reply_net.st,
-                           sizeof s->reply_net.st, 1, false);
+    mw_stat_list_add_group(out, "icnt.req", mw_icnt_stat_descs, mw_icnt_stat_count, &s->req_net->st,
+                           sizeof s->req_net->st, 1, false);
+    mw_stat_list_add_group(out, "icnt.reply", mw_icnt_stat_descs, mw_icnt_stat_count, &s->reply_net->st,
+                           sizeof s->reply_net->st, 1, false);
     mw_stat_list_add_group(out, "l2", mw_l2_stat_descs, mw_l2_stat_count, &s->l2[0].st, sizeof s->l2[0], s->nslices,
                            per_instance);
     /* DRAM stats live inside opaque controllers: gather them into an array first */
     struct mw_dram_stats *ds = calloc((size_t)s->nparts, sizeof *ds);
     if (!ds) return MW_ENOMEM;
     for (int i = 0; i < s->nparts; i++) {
-        ds[i] = *mw_dram_get_stats(s->dram[i]);
+        ds[i] = *mw_dram_get_stats(s->parts[i].dram);
         ds[i].cycles = s->clk[MW_CLK_DRAM].cycle; /* the clock's count, which includes fast-forwarded cycles */
     }
     mw_stat_list_add_group(out, "dram", mw_dram_stat_descs, mw_dram_stat_count, ds, sizeof *ds, s->nparts,

@@ -2,7 +2,9 @@
  * register), N warp schedulers (warp w -> scheduler w % N) that ask the warp-scheduling decision point,
  * and issue to SP / DP / SFU / tensor pipes with latency and initiation interval, barriers, warp and CTA
  * completion. Modelled on GPGPU-Sim's shader core (Fermi), without its code structure. */
-#include "sim_internal.h"
+#include "sm.h"
+
+#include "l1d.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@ static uint64_t *pipes_alloc(int n)
     return calloc((size_t)(n > 0 ? n : 1), sizeof(uint64_t));
 }
 
-int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_err *e)
+int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_err *e)
 {
     const struct mw_config *c = &s->cfg;
     memset(sm, 0, sizeof *sm);
@@ -48,12 +50,20 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_err *e)
     if (!sm->live) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
-    /* LDST slots and L1D are set up by ldst.c */
-    return 0;
+    return mw_ldst_init(s, &sm->ldst, id, sm->nwarps, &sm->st, l1, e);
 }
 
-void mw_sm_fini(struct mw_sm *sm)
+void mw_sm_close_ctas(struct mw_sim *s, struct mw_sm *sm)
 {
+    if (sm->ctas && s->have_wl)
+        for (int k = 0; k < s->cfg.sm.max_ctas; k++)
+            if (sm->ctas[k].valid) s->wl.ops->cta_close(&s->wl, sm->ctas[k].stream);
+}
+
+void mw_sm_fini(struct mw_sim *s, struct mw_sm *sm)
+{
+    (void)s;
+    mw_ldst_fini(&sm->ldst);
     free(sm->warps);
     free(sm->ctas);
     if (sm->sched_warps)
@@ -75,13 +85,13 @@ static void set_live(struct mw_sm *sm, int w, bool on)
     *word = on ? *word | bit : *word & ~bit;
 }
 
-static uint32_t cta_regs(const struct mw_sim *s, const struct mw_kernel *k)
+uint64_t mw_cta_regs(const struct mw_config *c, const struct mw_kernel *k)
 {
     /* registers are allocated per warp in reg_alloc_unit chunks, as GPGPU-Sim does for Fermi */
-    uint64_t unit = (uint64_t)s->cfg.sm.reg_alloc_unit;
+    uint64_t unit = (uint64_t)c->sm.reg_alloc_unit;
     uint64_t per_warp = (uint64_t)k->nregs * MW_WARP_SIZE;
     per_warp = (per_warp + unit - 1) / unit * unit;
-    return (uint32_t)(per_warp * mw_kernel_cta_warps(k));
+    return per_warp * mw_kernel_cta_warps(k);
 }
 
 bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm)
@@ -92,7 +102,7 @@ bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm)
     if (sm->resident_ctas >= c->sm.max_ctas) return false;
     if (sm->resident_warps + (int)nw > sm->nwarps) return false;
     if (sm->resident_threads + (int64_t)nw * MW_WARP_SIZE > c->sm.max_threads) return false;
-    if ((int64_t)cta_regs(s, k) > sm->free_regs) return false;
+    if ((int64_t)mw_cta_regs(c, k) > sm->free_regs) return false;
     if ((int64_t)k->shmem > sm->free_shmem) return false;
     struct mw_policy_inst *pi = &s->pol[MW_PT_CTA_THROTTLE];
     const struct mw_cta_throttle_ops *ops = (const struct mw_cta_throttle_ops *)pi->pol;
@@ -101,6 +111,8 @@ bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm)
 }
 
 static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w);
+static void ldst_apply(struct mw_sim *s, struct mw_sm *sm);
+static void wake_all(struct mw_sm *sm);
 
 int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw_err *e)
 {
@@ -119,7 +131,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     cs->valid = true;
     cs->cta_id = cta;
     cs->nwarps = mw_kernel_cta_warps(k);
-    cs->regs = cta_regs(s, k);
+    cs->regs = (uint32_t)mw_cta_regs(&s->cfg, k);
     cs->threads = cs->nwarps * MW_WARP_SIZE;
     cs->shmem = k->shmem;
     sm->free_regs -= cs->regs;
@@ -147,7 +159,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     }
     sm->st.ctas_launched++;
     s->gst.ctas++;
-    mw_sm_wake_all(sm);
+    wake_all(sm);
     if (mw_wants(s, MW_EV_CTA_LAUNCH)) {
         struct mw_event ev = {.kind = MW_EV_CTA_LAUNCH, .sm = sm->id, .cta = slot, .value = cta,
                               .cycle = mw_core_now(s)};
@@ -208,13 +220,13 @@ static void cta_try_finish(struct mw_sim *s, struct mw_sm *sm, int slot)
     }
 }
 
-/* A warp's outstanding memory finished: an exited warp may complete its CTA. */
-void mw_sm_wake_all(struct mw_sm *sm)
+static void wake_all(struct mw_sm *sm)
 {
     for (int k = 0; k < sm->nsched; k++) sm->sched_dirty[k] = true;
 }
 
-void mw_sm_warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
+/* A warp's outstanding memory finished: an exited warp may complete its CTA. */
+static void warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
 {
     struct mw_warp *wp = &sm->warps[w];
     wp->wake = 0;
@@ -222,11 +234,33 @@ void mw_sm_warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
     if (wp->state == MW_W_EXITED && !wp->pending_loads && !wp->pending_stores) cta_try_finish(s, sm, wp->cta_slot);
 }
 
+/* Apply what the LDST unit completed: loads' registers, store acknowledgements, freed slots. */
+static void ldst_apply(struct mw_sim *s, struct mw_sm *sm)
+{
+    struct mw_ldst *u = &sm->ldst;
+    for (int i = 0; i < u->ndone; i++) {
+        const struct mw_ldst_done *d = &u->done[i];
+        struct mw_warp *wp = &sm->warps[d->warp];
+        if (d->store) {
+            wp->pending_stores--;
+        } else {
+            for (int k = 0; k < d->ndst; k++) wp->reg_ready[d->dst[k]] = d->ready;
+            wp->pending_loads--;
+        }
+        warp_mem_done(s, sm, d->warp);
+    }
+    u->ndone = 0;
+    if (u->slot_freed) {
+        u->slot_freed = false;
+        wake_all(sm);
+    }
+}
+
 static void barrier_check(struct mw_sm *sm, int slot)
 {
     struct mw_cta_slot *cs = &sm->ctas[slot];
     if (cs->warps_at_barrier == 0 || cs->warps_at_barrier < cs->nwarps - cs->warps_exited) return;
-    mw_sm_wake_all(sm);
+    wake_all(sm);
     for (int w = 0; w < sm->nwarps; w++) {
         struct mw_warp *wp = &sm->warps[w];
         if (wp->cta_slot == slot && wp->state == MW_W_BARRIER) {
@@ -309,9 +343,9 @@ static int warp_status(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *wp, u
         return t == MW_NEVER ? R_SB_MEM : R_SB_ALU;
     }
     if (mw_op_is_mem(in->op)) {
-        if (!mw_ldst_can_accept(s, sm, in)) {
+        if (!mw_ldst_can_accept(&sm->ldst, now)) {
             /* a busy shared-memory pipe frees at a known cycle; a full slot table frees with an event */
-            if (sm->slots_used < sm->nslots) sm->next_ready = mw_min_u64(sm->next_ready, sm->ldst_free);
+            if (sm->ldst.slots_used < sm->ldst.nslots) sm->next_ready = mw_min_u64(sm->next_ready, sm->ldst.free_at);
             return R_LDST;
         }
     } else {
@@ -339,7 +373,15 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     sm->busy = true;
     int op = in->op;
     if (mw_op_is_mem(op)) {
-        mw_ldst_issue(s, sm, w, in);
+        struct mw_ldst_issued r = mw_ldst_issue(s, &sm->ldst, w, in);
+        if (r.latency >= 0)
+            for (int i = 0; i < in->ndst; i++) wp->reg_ready[in->dst[i]] = now + (uint64_t)r.latency;
+        if (r.store) wp->pending_stores += (uint32_t)r.nreq;
+        if (r.load) {
+            wp->pending_loads++;
+            for (int i = 0; i < in->ndst; i++) wp->reg_ready[in->dst[i]] = MW_NEVER;
+        }
+        ldst_apply(s, sm);
     } else {
         int n, lat, ii;
         uint64_t *p = op_pipes(s, sm, op, &n, &lat, &ii);
@@ -445,19 +487,20 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     sm->next_ready = mw_min_u64(sm->next_ready, outer_next);
 }
 
-void mw_sm_cycle(struct mw_sim *s, struct mw_sm *sm)
+static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
 {
     uint64_t now = mw_core_now(s);
     sm->busy = false;
     sm->next_ready = MW_NEVER;
-    if (sm->resident_warps == 0 && mw_ldst_idle(sm)) {
+    if (sm->resident_warps == 0 && mw_ldst_idle(&sm->ldst)) {
         for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE;
         sm->st.issue_slots += (uint64_t)s->cfg.sm.n_schedulers;
         sm->st.stall_idle += (uint64_t)s->cfg.sm.n_schedulers;
         return;
     }
     if (sm->resident_warps) sm->st.active_cycles++;
-    mw_ldst_cycle(s, sm);
+    if (mw_ldst_cycle(s, &sm->ldst)) sm->busy = true;
+    ldst_apply(s, sm);
     int ns = (int)s->cfg.sm.n_schedulers;
     for (int k = 0; k < ns; k++) {
         schedule(s, sm, k, now);
@@ -467,13 +510,76 @@ void mw_sm_cycle(struct mw_sim *s, struct mw_sm *sm)
 }
 
 /* The clock skipped `cycles` core cycles in which this SM could not act: account them as the last cycle. */
-void mw_sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
+static void sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
 {
     int ns = (int)s->cfg.sm.n_schedulers;
     sm->st.issue_slots += cycles * (uint64_t)ns;
     if (sm->resident_warps) sm->st.active_cycles += cycles;
     for (int k = 0; k < ns; k++) count_stall(sm, sm->resident_warps ? sm->last_stall[k] : R_IDLE, cycles);
-    mw_ldst_jump(sm, cycles);
+    mw_ldst_jump(&sm->ldst, cycles);
+}
+
+void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm)
+{
+    if (sm->slept) {
+        sm_jump(s, sm, sm->slept);
+        sm->slept = 0;
+    }
+}
+
+void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm)
+{
+    mw_sm_settle(s, sm);
+    sm->sleep_until = 0;
+}
+
+static bool sm_dirty(const struct mw_sm *sm)
+{
+    for (int k = 0; k < sm->nsched; k++)
+        if (sm->sched_dirty[k]) return true;
+    return false;
+}
+
+bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
+{
+    if (now < sm->sleep_until) {
+        sm->slept++;
+        return false;
+    }
+    mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
+    sm_cycle(s, sm);
+    if (s->failed) return true;
+    /* nothing moved and nothing can before next_ready (the per-SM form of the whole GPU's next-event test) */
+    if (s->cfg.sim.fast_forward && !sm->busy && mw_ldst_waits(&sm->ldst) && sm->ldst.free_at <= now + 1 &&
+        sm->next_ready > now + 1 && !sm_dirty(sm))
+        sm->sleep_until = sm->next_ready;
+    return sm->busy;
+}
+
+void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
+{
+    mw_sm_settle(s, sm);
+    int parked = sm->ldst.parked;
+    sm->busy = true;
+    mw_ldst_reply(s, &sm->ldst, r);
+    ldst_apply(s, sm);
+    /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a load
+     * whose other requests are still out) */
+    if (sm->sleep_until && (sm->ldst.parked != parked || sm_dirty(sm))) sm->sleep_until = 0;
+}
+
+uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
+{
+    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now) return now;
+    return sm->next_ready;
+}
+
+void mw_l1d_flush(struct mw_sim *s, int sm)
+{
+    struct mw_sm *p = &s->sms[sm];
+    mw_sm_wake(s, p);
+    p->ldst.parked = 0;
+    mw_l1d_flush_lines(s, &s->l1d[sm]);
 }
 
 /* ---- facts ---- */

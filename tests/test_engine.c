@@ -9,7 +9,8 @@
 #include "config.h"
 #include "kgen.h"
 #include "sim.h"
-#include "sim_internal.h"
+#include "coalescer.h"
+#include "simctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,15 @@ static void test_colstride_line_alloc(void **st)
     mw_stat_list_fini(&l);
 }
 
+static int coal(const struct mw_config *c, const struct mw_inst *in, struct mw_coal_req *r)
+{
+    struct mw_set_index ix;
+    struct mw_coalescer co;
+    mw_set_index_init(&ix, c);
+    mw_coalescer_init(&co, c, &ix);
+    return mw_coalesce(&co, in, r);
+}
+
 /* The coalescer on that load: 32 requests, every one in the same set. */
 static void test_colstride_one_set(void **st)
 {
@@ -209,17 +219,17 @@ static void test_colstride_one_set(void **st)
     struct mw_inst in = {.op = MW_OP_LD_GLOBAL, .width = 4, .mask = 0xffffffffu};
     for (int l = 0; l < 32; l++) in.addr[l] = 0x10000000ull + 4096ull * (uint64_t)l + 8;
     struct mw_coal_req r[64];
-    int n = mw_coalesce(s, &in, r);
+    int n = coal(&c, &in, r);
     assert_int_equal(n, 32);
     for (int i = 0; i < n; i++) assert_int_equal(r[i].set, r[0].set);
     /* and a coalesced load: 32 consecutive floats = one 128 B request */
     for (int l = 0; l < 32; l++) in.addr[l] = 0x10000000ull + 4ull * (uint64_t)l;
-    n = mw_coalesce(s, &in, r);
+    n = coal(&c, &in, r);
     assert_int_equal(n, 1);
     assert_int_equal(r[0].size, 128);
     /* 8 lanes in one 32 B sector: shrunk to a 32 B request (Fermi rule) */
     in.mask = 0xff;
-    n = mw_coalesce(s, &in, r);
+    n = coal(&c, &in, r);
     assert_int_equal(n, 1);
     assert_int_equal(r[0].size, 32);
     mw_sim_destroy(s);
@@ -231,7 +241,7 @@ static void test_colstride_one_set(void **st)
     assert_non_null(s);
     in.mask = 0xffffffffu;
     for (int l = 0; l < 32; l++) in.addr[l] = 4096ull * (uint64_t)l;
-    n = mw_coalesce(s, &in, r);
+    n = coal(&c, &in, r);
     assert_int_equal(n, 32);
     int seen[48] = {0}, distinct = 0;
     for (int i = 0; i < n; i++) {

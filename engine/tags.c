@@ -1,6 +1,6 @@
 /* Tag arrays shared by L1D and the L2 slices: sets x ways of struct mw_line with per-sector valid, pending
  * and dirty bits, plus an opaque per-line area for the replacement policy's metadata. */
-#include "sim_internal.h"
+#include "tags.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,4 +35,13 @@ int mw_tags_find(const struct mw_tags *t, int set, uint64_t line)
     for (int w = 0; w < t->assoc; w++)
         if (k[w] == line) return w;
     return -1;
+}
+
+struct mw_line_view mw_tags_view(const struct mw_tags *t, int set, int way)
+{
+    const struct mw_line *l = &t->lines[set * t->assoc + way];
+    struct mw_line_view v = {.line = l->tag, .last_access = l->last_access, .fill_time = l->fill_time,
+                             .hits = l->hits, .valid = l->valid != 0, .reserved = l->pending != 0,
+                             .sectors = l->valid, .pc = l->pc, .warp = l->warp, .meta = mw_tags_meta(t, set, way)};
+    return v;
 }

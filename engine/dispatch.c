@@ -1,0 +1,70 @@
+/* The kernel launcher and CTA dispatcher (engine/dispatch.h). */
+#include "dispatch.h"
+
+#include "sm.h"
+
+int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
+{
+    if (s->kernel_active) {
+        if (s->ctas_done < s->kernel_ctas) return 0;
+        s->kernel_active = false;
+        if (mw_wants(s, MW_EV_KERNEL_END)) {
+            struct mw_event ev = {.kind = MW_EV_KERNEL_END, .value = s->kern.id, .cycle = mw_core_now(s)};
+            mw_emit(s, &ev);
+        }
+    }
+    while (!s->kernel_active && !s->wl_done) {
+        int rc = s->wl.ops->next_kernel(&s->wl, &s->kern, e);
+        if (rc < 0) return rc;
+        if (rc == 0) {
+            s->wl_done = true;
+            break;
+        }
+        const struct mw_config *c = &s->cfg;
+        uint32_t nw = mw_kernel_cta_warps(&s->kern);
+        if (mw_kernel_ctas(&s->kern) == 0 || nw == 0) continue;
+        if (nw > (uint32_t)c->sm.max_warps || nw * MW_WARP_SIZE > (uint64_t)c->sm.max_threads ||
+            s->kern.shmem > (uint64_t)c->sm.shmem_bytes)
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                              "kernel '%s': a CTA of %u threads / %u B shared memory cannot fit on an SM", s->kern.name,
+                              mw_kernel_cta_threads(&s->kern), s->kern.shmem);
+        uint64_t regs = mw_cta_regs(c, &s->kern);
+        if (regs > (uint64_t)c->sm.registers)
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "kernel '%s': a CTA needs %llu registers, the SM has %lld",
+                              s->kern.name, (unsigned long long)regs, (long long)c->sm.registers);
+        s->kernel_active = true;
+        s->kernel_ctas = mw_kernel_ctas(&s->kern);
+        s->next_cta = 0;
+        s->ctas_done = 0;
+        s->gst.kernels++;
+        if (mw_wants(s, MW_EV_KERNEL_START)) {
+            struct mw_event ev = {.kind = MW_EV_KERNEL_START, .value = s->kern.id, .cycle = mw_core_now(s)};
+            mw_emit(s, &ev);
+        }
+    }
+    return 0;
+}
+
+int mw_dispatch_ctas(struct mw_sim *s, struct mw_err *e)
+{
+    if (!s->kernel_active || s->next_cta >= s->kernel_ctas) return 0;
+    int launched = 0;
+    for (int k = 0; k < s->nsms && s->next_cta < s->kernel_ctas; k++) {
+        struct mw_sm *sm = &s->sms[(s->cta_order_rr + k) % s->nsms];
+        if (!mw_sm_can_take_cta(s, sm)) continue;
+        int rc = mw_sm_launch_cta(s, sm, s->next_cta++, e);
+        if (rc) return rc;
+        launched++;
+    }
+    /* rotate only when something was placed, so that skipped (fast-forwarded) cycles change nothing */
+    if (launched) s->cta_order_rr = (s->cta_order_rr + 1) % (uint32_t)s->nsms;
+    return launched;
+}
+
+bool mw_dispatch_ready(struct mw_sim *s)
+{
+    if (!s->kernel_active || s->next_cta >= s->kernel_ctas) return false;
+    for (int i = 0; i < s->nsms; i++)
+        if (mw_sm_can_take_cta(s, &s->sms[i])) return true;
+    return false;
+}

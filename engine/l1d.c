@@ -1,0 +1,371 @@
+/* The L1 data cache of one SM (engine/l1d.h): tags, MSHRs, miss queue, the access path of a coalesced request
+ * with line / MSHR / miss-queue reservation (GPGPU-Sim's baseline: a failed reservation is retried and holds
+ * the LDST unit, the stall Choo and OAWS study), write-through no-allocate stores that invalidate the L1D copy,
+ * and fills. Bypass, granularity and replacement are decision points (engine/policy.h). */
+#include "l1d.h"
+
+#include "icnt.h"
+#include "partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+MW_STATS_DEFINE(l1d, MW_L1D_STATS)
+
+#define SECTOR 32
+
+int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
+{
+    const struct mw_config *c = &s->cfg;
+    memset(l1, 0, sizeof *l1);
+    l1->sm = sm;
+    mw_set_index_init(&l1->idx, c);
+    const struct mw_replacement_ops *rops = (const struct mw_replacement_ops *)s->pol[MW_PT_REPLACEMENT].pol;
+    if (mw_tags_init(&l1->tags, l1->idx.sets, (int)c->l1d.assoc, (int)c->l1d.line_bytes, rops->line_meta_bytes))
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    l1->mshr_entries = (int)c->l1d.mshr_entries;
+    l1->mshr = calloc((size_t)l1->mshr_entries, sizeof *l1->mshr);
+    l1->mshr_key = malloc((size_t)l1->mshr_entries * sizeof *l1->mshr_key);
+    if (!l1->mshr || !l1->mshr_key) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < l1->mshr_entries; i++) l1->mshr_key[i] = MW_MSHR_NO_LINE;
+    mw_fifo_init(&l1->missq, (int)c->l1d.miss_queue);
+    return 0;
+}
+
+void mw_l1d_fini(struct mw_l1d *l1)
+{
+    free(l1->mshr);
+    free(l1->mshr_key);
+    mw_tags_fini(&l1->tags);
+}
+
+static struct mw_mshr *mshr_find(struct mw_l1d *l1, uint64_t line)
+{
+    for (int i = 0; i < l1->mshr_entries; i++)
+        if (l1->mshr_key[i] == line) return &l1->mshr[i];
+    return NULL;
+}
+static int mshr_free_index(const struct mw_l1d *l1)
+{
+    for (int i = 0; i < l1->mshr_entries; i++)
+        if (l1->mshr_key[i] == MW_MSHR_NO_LINE) return i;
+    return -1;
+}
+
+/* A way for a new line in `set`: a never-used way first, else the replacement policy's victim among lines that
+ * are not waiting for a fill. -1 = none. */
+static int choose_victim(struct mw_sim *s, struct mw_l1d *l1, int set, bool *hooked)
+{
+    struct mw_tags *t = &l1->tags;
+    struct mw_line_view v[64];
+    uint8_t ev[64];
+    bool any = false;
+    for (int w = 0; w < t->assoc; w++) {
+        const struct mw_line *l = mw_tags_line(t, set, w);
+        if (!l->used) return w;
+        ev[w] = l->pending == 0;
+        any |= ev[w];
+    }
+    if (!any) return -1; /* every way awaits a fill: the common stall, decided without building views */
+    for (int w = 0; w < t->assoc; w++) v[w] = mw_tags_view(t, set, w);
+    struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
+    const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+    *hooked = true;
+    int way = ops->victim(pi, l1->sm, set, v, ev, t->assoc);
+    if (way < -1 || way >= t->assoc || (way >= 0 && !ev[way])) {
+        mw_hook_fail(s, pi, "victim returned %d, not an evictable way", way);
+        return -1;
+    }
+    return way;
+}
+
+static void evict(struct mw_sim *s, struct mw_l1d *l1, int set, int way)
+{
+    struct mw_line *l = mw_tags_line(&l1->tags, set, way);
+    if (l->used && l->valid) {
+        l1->st.evictions++;
+        if (mw_wants(s, MW_EV_L1D_EVICT)) {
+            struct mw_event ev = {.kind = MW_EV_L1D_EVICT, .sm = l1->sm, .warp = l->warp, .pc = l->pc,
+                                  .addr = l->tag, .set = set, .way = way, .value = l->hits,
+                                  .cycle = mw_core_now(s)};
+            mw_emit(s, &ev);
+        }
+    }
+    mw_tags_clear(&l1->tags, set, way);
+}
+
+static void install(struct mw_sim *s, struct mw_l1d *l1, int set, int way, uint64_t line, uint64_t pc, int warp)
+{
+    mw_tags_take(&l1->tags, set, way, line);
+    struct mw_line *l = mw_tags_line(&l1->tags, set, way);
+    l->fill_time = l->last_access = mw_core_now(s);
+    l->hits = 0;
+    l->pc = l->alloc_pc = pc;
+    l->warp = l->alloc_warp = (uint16_t)warp;
+    struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
+    const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+    if (ops->insert) {
+        struct mw_line_view v = mw_tags_view(&l1->tags, set, way);
+        ops->insert(pi, l1->sm, set, way, &v);
+    }
+}
+
+static struct mw_req *make_req(struct mw_sim *s, struct mw_l1d *l1, const struct mw_l1d_access *a, uint64_t line,
+                               uint8_t sectors, int kind)
+{
+    struct mw_req *r = mw_req_new(&s->pool, line, sectors, kind);
+    r->sm = (uint16_t)l1->sm;
+    r->warp = (uint16_t)a->warp;
+    r->pc = a->pc;
+    r->t_create = mw_core_now(s);
+    r->slice = (uint16_t)mw_addr_slice(s, line);
+    r->partition = (uint16_t)(r->slice / s->cfg.l2.subpartitions);
+    return r;
+}
+
+int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t now = mw_core_now(s);
+    const struct mw_coal_req *q = &a->reqs[a->index];
+    int op = a->op;
+    a->data_at = MW_NEVER;
+
+    if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) {
+        if (mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
+        if (c->l1d.enabled) {
+            int way = mw_tags_find(&l1->tags, q->set, q->line);
+            if (way >= 0) {
+                struct mw_line *l = mw_tags_line(&l1->tags, q->set, way);
+                if (!l->pending) {
+                    evict(s, l1, q->set, way);
+                    l1->st.store_invalidates++;
+                } else {
+                    l->valid &= (uint8_t)~q->sectors;
+                }
+            }
+        }
+        l1->st.stores++;
+        struct mw_req *r = make_req(s, l1, a, q->line, q->sectors, MW_REQ_WRITE);
+        r->size = q->size;
+        mw_fifo_push(&l1->missq, r);
+        return MW_STALL_NONE;
+    }
+
+    /* loads and atomics */
+    bool bypass = op == MW_OP_ATOMIC || !c->l1d.enabled || (a->inst_flags & MW_IF_BYPASS_L1);
+    if (!bypass) {
+        uint8_t *vd = a->verdict;
+        if (*vd == 0xff || *vd >= 0x10) {
+            struct mw_policy_inst *pi = &s->pol[MW_PT_L1D_BYPASS];
+            const struct mw_l1d_bypass_ops *ops = (const struct mw_l1d_bypass_ops *)pi->pol;
+            struct mw_bypass_ctx bc = {.sm = l1->sm, .warp = a->warp, .pc = a->pc, .index = a->index, .n = a->n,
+                                       .reqs = a->reqs, .retry = *vd == 0xff ? MW_STALL_NONE : *vd - 0x10};
+            if (ops->decide) a->hooked = true;
+            int v = ops->decide ? ops->decide(pi, &bc) : MW_CACHE;
+            if (s->failed) return MW_STALL_NONE;
+            if (v != MW_CACHE && v != MW_BYPASS) {
+                mw_hook_fail(s, pi, "decide returned %d, expected 0 (cache) or 1 (bypass)", v);
+                return MW_STALL_NONE;
+            }
+            *vd = (uint8_t)v;
+        }
+        bypass = *vd == MW_BYPASS;
+    }
+    if (bypass) {
+        if (mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
+        struct mw_req *r = make_req(s, l1, a, q->line, q->sectors, MW_REQ_READ);
+        r->flags |= MW_RQ_BYPASS_L1 | (op == MW_OP_ATOMIC ? MW_RQ_ATOMIC : 0);
+        r->inst = a->tracker;
+        mw_fifo_push(&l1->missq, r);
+        if (op != MW_OP_ATOMIC) l1->st.bypasses++;
+        return MW_STALL_NONE;
+    }
+
+    struct mw_tags *t = &l1->tags;
+    int way = mw_tags_find(t, q->set, q->line);
+    struct mw_line *l = way >= 0 ? mw_tags_line(t, q->set, way) : NULL;
+    uint8_t need = q->sectors;
+    if (l && (need & ~l->valid) == 0) { /* hit */
+        l->last_access = now;
+        l->hits++;
+        l->pc = a->pc;
+        l->warp = (uint16_t)a->warp;
+        l1->st.accesses++;
+        l1->st.hits++;
+        struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
+        const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+        if (ops->touch) {
+            struct mw_line_view v = mw_tags_view(t, q->set, way);
+            ops->touch(pi, l1->sm, q->set, way, &v);
+        }
+        if (mw_wants(s, MW_EV_L1D_HIT)) {
+            struct mw_event ev = {.kind = MW_EV_L1D_HIT, .sm = l1->sm, .warp = a->warp, .pc = a->pc,
+                                  .addr = q->line, .set = q->set, .way = way, .cycle = now};
+            mw_emit(s, &ev);
+        }
+        a->data_at = now + (uint64_t)c->l1d.hit_latency;
+        return MW_STALL_NONE;
+    }
+
+    /* miss: what must be reserved? */
+    struct mw_mshr *m = mshr_find(l1, q->line);
+    uint8_t covered = m ? m->sectors : 0;
+    if (l) covered |= l->valid;
+    bool need_fetch = (need & ~covered) != 0;
+    bool need_line = !l && !m && c->l1d.alloc == MW_ALLOC_ON_MISS;
+    int victim = -1;
+    if (need_line) {
+        victim = choose_victim(s, l1, q->set, &a->hooked);
+        if (s->failed) return MW_STALL_NONE;
+        if (victim < 0) return MW_STALL_LINE_ALLOC;
+    }
+    if (m ? m->nwait >= c->l1d.mshr_max_merge || m->nwait >= MW_MSHR_WAITERS_MAX : l1->mshr_used >= l1->mshr_entries)
+        return MW_STALL_MSHR;
+    if (need_fetch && mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
+
+    l1->st.accesses++;
+    l1->st.misses++;
+    a->miss = true;
+    if (l && !need_fetch) l1->st.hit_reserved++;
+    else if (l) l1->st.sector_misses++;
+    if (m) l1->st.mshr_merges++;
+    if (!m) {
+        int k = mshr_free_index(l1);
+        m = &l1->mshr[k];
+        /* the waiter arrays are written before they are read: only the header is cleared */
+        m->sectors = 0;
+        m->nwait = m->inflight = 0;
+        l1->mshr_key[k] = q->line;
+        m->way = -1;
+        m->pc = a->pc;
+        m->warp = (uint16_t)a->warp;
+        l1->mshr_used++;
+    }
+    if (need_line) {
+        evict(s, l1, q->set, victim);
+        install(s, l1, q->set, victim, q->line, a->pc, a->warp);
+        m->way = victim;
+        l = mw_tags_line(t, q->set, victim);
+    }
+    if (need_fetch) {
+        struct mw_policy_inst *pi = &s->pol[MW_PT_GRANULARITY];
+        const struct mw_granularity_ops *ops = (const struct mw_granularity_ops *)pi->pol;
+        struct mw_gran_ctx gc = {.sm = l1->sm, .warp = a->warp, .pc = a->pc, .line = q->line, .set = q->set,
+                                 .need = need, .have = covered, .size = q->size};
+        uint8_t full = (uint8_t)((1u << (c->l1d.line_bytes / SECTOR)) - 1);
+        /* the sectors to fetch are pending from now on, so the line survives an mw_l1d_flush from inside fetch;
+         * sectors already valid or already in flight stay as they are (a fill clears only what it brings) */
+        if (l) l->pending |= (uint8_t)(need & ~covered);
+        uint8_t f = ops->fetch ? ops->fetch(pi, &gc) : full;
+        if (s->failed) return MW_STALL_NONE;
+        if ((f & need) != need || (f & ~full)) {
+            mw_hook_fail(s, pi, "fetch returned sector mask 0x%x, which must cover 0x%x within 0x%x", f, need, full);
+            return MW_STALL_NONE;
+        }
+        f &= (uint8_t)~covered;
+        struct mw_req *r = make_req(s, l1, a, q->line, f, MW_REQ_READ);
+        mw_fifo_push(&l1->missq, r);
+        m->sectors |= f;
+        m->inflight++;
+        if (l) l->pending |= f;
+    }
+    m->waiters[m->nwait] = a->tracker;
+    m->t_create[m->nwait] = now;
+    m->nwait++;
+    if (mw_wants(s, MW_EV_L1D_MISS)) {
+        struct mw_event ev = {.kind = MW_EV_L1D_MISS, .sm = l1->sm, .warp = a->warp, .pc = a->pc,
+                              .addr = q->line, .set = q->set, .value = m->nwait > 1, .cycle = now};
+        mw_emit(s, &ev);
+    }
+    return MW_STALL_NONE;
+}
+
+void mw_l1d_count_fail(struct mw_l1d *l1, int cause, uint64_t n)
+{
+    switch (cause) {
+    case MW_STALL_LINE_ALLOC: l1->st.line_alloc_fail += n; break;
+    case MW_STALL_MSHR: l1->st.mshr_fail += n; break;
+    case MW_STALL_MISS_QUEUE: l1->st.miss_queue_fail += n; break;
+    }
+}
+
+bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1)
+{
+    if (!l1->missq.head || !mw_xbar_can_inject(s->req_net, l1->sm)) return false;
+    struct mw_req *r = mw_fifo_pop(&l1->missq);
+    int bytes = (int)s->cfg.icnt.header_bytes + (r->kind == MW_REQ_WRITE ? (int)r->size : 0);
+    mw_xbar_inject(s->req_net, l1->sm, r, r->slice, bytes);
+    return true; /* one request per cycle leaves the SM */
+}
+
+int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t *waiters, uint64_t *t_create,
+                int *setp, bool *freed)
+{
+    uint64_t now = mw_core_now(s);
+    struct mw_mshr *m = mshr_find(l1, r->addr);
+    int set = mw_l1d_set(l1, r->addr);
+    uint8_t sectors = r->sectors;
+    mw_req_free(&s->pool, r);
+    *setp = set;
+    *freed = false;
+    if (!m) return 0; /* cannot happen: every L1D fill has its MSHR entry */
+    int k = (int)(m - l1->mshr);
+    uint64_t line = l1->mshr_key[k];
+    struct mw_tags *t = &l1->tags;
+    int way = mw_tags_find(t, set, line);
+    if (way < 0 && s->cfg.l1d.alloc == MW_ALLOC_ON_FILL) {
+        bool hooked = false;
+        way = choose_victim(s, l1, set, &hooked);
+        if (way >= 0) {
+            evict(s, l1, set, way);
+            install(s, l1, set, way, line, m->pc, m->warp);
+        }
+    }
+    if (way >= 0) {
+        struct mw_line *l = mw_tags_line(t, set, way);
+        l->valid |= sectors;
+        l->pending &= (uint8_t)~sectors;
+        l1->st.fills++;
+        if (mw_wants(s, MW_EV_L1D_FILL)) {
+            struct mw_event ev = {.kind = MW_EV_L1D_FILL, .sm = l1->sm, .addr = line, .set = set, .way = way,
+                                  .cycle = now};
+            mw_emit(s, &ev);
+        }
+    }
+    if (--m->inflight > 0) return 0;
+    int nwait = m->nwait;
+    memcpy(waiters, m->waiters, (size_t)nwait * sizeof *waiters);
+    memcpy(t_create, m->t_create, (size_t)nwait * sizeof *t_create);
+    l1->mshr_key[k] = MW_MSHR_NO_LINE;
+    l1->mshr_used--;
+    *freed = true;
+    return nwait;
+}
+
+void mw_l1d_flush_lines(struct mw_sim *s, struct mw_l1d *l1)
+{
+    for (int set = 0; set < l1->tags.sets; set++)
+        for (int w = 0; w < l1->tags.assoc; w++) {
+            struct mw_line *l = mw_tags_line(&l1->tags, set, w);
+            if (l->used && !l->pending) evict(s, l1, set, w);
+        }
+}
+
+/* ---- facts ---- */
+int mw_sim_l1d_sets(const struct mw_sim *s) { return mw_l1d_sets(&s->cfg); }
+int mw_sim_l1d_assoc(const struct mw_sim *s) { return (int)s->cfg.l1d.assoc; }
+int mw_l1d_mshr_free(const struct mw_sim *s, int sm) { return s->l1d[sm].mshr_entries - s->l1d[sm].mshr_used; }
+int mw_l1d_set_of(const struct mw_sim *s, uint64_t addr)
+{
+    struct mw_set_index x; /* also before the run has built its L1Ds */
+    mw_set_index_init(&x, &s->cfg);
+    return mw_set_index_of(&x, addr);
+}
+bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors)
+{
+    const struct mw_l1d *l1 = &s->l1d[sm];
+    int set = mw_l1d_set(l1, line);
+    int way = mw_tags_find(&l1->tags, set, line);
+    return way >= 0 && (sectors & ~l1->tags.lines[set * l1->tags.assoc + way].valid) == 0;
+}

@@ -1,0 +1,108 @@
+/* The L1 data cache of one SM: its tag array and set-index function, MSHRs (merging requests to a line in
+ * flight), the miss queue toward the interconnect, the access path of one coalesced request (stores write
+ * through and invalidate; loads consult the bypass, granularity and replacement decision points and reserve
+ * line / MSHR / miss-queue slot, or fail with a stall cause) and the fill path. It calls no unit upstream:
+ * completed loads are handed back to the caller (the LDST unit). */
+#ifndef MW_L1D_H
+#define MW_L1D_H
+
+#include "mem_req.h"
+#include "policy.h"
+#include "simctx.h"
+#include "stats.h"
+#include "tags.h"
+
+#define MW_L1D_STATS(X)                                                                                   \
+    X(accesses, "load requests that probed L1D (hits + misses)", "req", SUM)                            \
+    X(hits, "load requests that found their sectors", "req", SUM)                                       \
+    X(misses, "load requests that missed (incl. merged into a pending fill)", "req", SUM)               \
+    X(hit_reserved, "misses to a line already being filled", "req", SUM)                                \
+    X(mshr_merges, "misses merged into an existing MSHR entry", "req", SUM)                             \
+    X(bypasses, "load requests sent past L1D by the bypass policy or the instruction", "req", SUM)      \
+    X(line_alloc_fail, "reservation failures: no evictable line in the set", "attempt", SUM)           \
+    X(mshr_fail, "reservation failures: no MSHR entry or merge slot", "attempt", SUM)                  \
+    X(miss_queue_fail, "reservation failures: miss queue full", "attempt", SUM)                         \
+    X(fills, "lines (or sectors) filled", "fill", SUM)                                                   \
+    X(evictions, "valid lines evicted", "line", SUM)                                                     \
+    X(stores, "store requests (write-through, no allocate)", "req", SUM)                                \
+    X(store_invalidates, "lines invalidated by a store", "line", SUM)                                   \
+    X(sector_misses, "misses on a present line lacking sectors", "req", SUM)
+MW_STATS_DECLARE(l1d, MW_L1D_STATS)
+
+/* Set index of a line address: the one formula for the L1D (the coalescer and the policies' mw_l1d_set_of
+ * use it too). */
+struct mw_set_index {
+    int sets, shift;
+};
+static inline void mw_set_index_init(struct mw_set_index *x, const struct mw_config *c)
+{
+    x->sets = mw_l1d_sets(c);
+    x->shift = __builtin_ctz((unsigned)c->l1d.line_bytes);
+}
+static inline int mw_set_index_of(const struct mw_set_index *x, uint64_t line)
+{
+    return (int)((line >> x->shift) % (uint64_t)x->sets);
+}
+
+#define MW_MSHR_WAITERS_MAX 64
+#define MW_MSHR_NO_LINE UINT64_MAX /* no line address: lines are aligned */
+/* An MSHR entry; it is in use while its key (mw_l1d.mshr_key) holds a line. */
+struct mw_mshr {
+    uint8_t sectors;      /* sectors requested from L2 */
+    uint16_t nwait;
+    uint16_t inflight;    /* requests to L2 not yet answered */
+    int way;              /* reserved way (allocate-on-miss) or -1 */
+    uint32_t waiters[MW_MSHR_WAITERS_MAX]; /* load tracker ids */
+    uint64_t t_create[MW_MSHR_WAITERS_MAX];
+    uint64_t pc;
+    uint16_t warp;
+};
+
+struct mw_l1d {
+    int sm;
+    struct mw_tags tags;
+    struct mw_set_index idx;
+    struct mw_mshr *mshr;
+    uint64_t *mshr_key;   /* per entry: its line while in use, MW_MSHR_NO_LINE when free; a dense array for
+                           * lookups, which would otherwise stride over the entries' large waiter arrays */
+    int mshr_entries, mshr_used;
+    struct mw_req_fifo missq;
+    struct mw_l1d_stats st;
+};
+
+int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e);
+void mw_l1d_fini(struct mw_l1d *l1);
+
+/* One coalesced request of a warp instruction, offered to the L1D. */
+struct mw_l1d_access {
+    int warp, op;
+    uint64_t pc;
+    uint8_t inst_flags;              /* enum mw_inst_flags of the instruction */
+    const struct mw_coal_req *reqs;  /* the instruction's whole list */
+    int index, n;                    /* this request's position in it */
+    uint32_t tracker;                /* the load's completion tracker (LDST unit) */
+    uint8_t *verdict;                /* in/out: this request's bypass state (0xff = not asked yet; 0x10 + cause
+                                      * after a failed attempt to cache; MW_CACHE / MW_BYPASS) */
+    /* out */
+    bool hooked;                     /* a policy hook was consulted */
+    bool miss;                       /* the request missed (counts toward the instruction's misses) */
+    uint64_t data_at;                /* a hit: the cycle its data is ready, else MW_NEVER */
+};
+/* Try to serve the request this cycle: MW_STALL_NONE when done with it (hit, miss sent or merged, store or
+ * bypass queued), else the cause it must retry for. */
+int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a);
+/* Count `n` failed attempts of a cause (retries the clock skipped included). */
+void mw_l1d_count_fail(struct mw_l1d *l1, int cause, uint64_t n);
+
+/* A fill from L2 reached the SM. Fills the line, frees the MSHR entry when its last request is back, and
+ * copies that entry's waiters (tracker ids and creation cycles) out; returns how many (0 while requests of the
+ * entry are still in flight). *set is the fill's set; *freed whether an MSHR entry was freed. */
+int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t *waiters, uint64_t *t_create,
+                int *set, bool *freed);
+/* The miss queue's head enters the request network if it can (one per cycle). True if one left. */
+bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1);
+/* Invalidate every line not waiting for a fill. */
+void mw_l1d_flush_lines(struct mw_sim *s, struct mw_l1d *l1);
+static inline int mw_l1d_set(const struct mw_l1d *l1, uint64_t line) { return mw_set_index_of(&l1->idx, line); }
+
+#endif

@@ -1,0 +1,59 @@
+/* An L2 slice (GPGPU-Sim memory sub-partition): a fixed-latency lookup pipe fed by the request network, tags
+ * with sector valid/dirty bits (write-back, write-allocate without fetch), victims chosen by the L2's own
+ * replacement policy instance, MSHRs that count how many requests merged into each entry and from which SMs
+ * (Li's inter-core locality), a miss queue toward DRAM and a reply queue into the reply network. The pipes to
+ * and from DRAM belong to the memory partition (engine/partition.h). Runs in the L2 clock. */
+#ifndef MW_L2_H
+#define MW_L2_H
+
+#include "mem_req.h"
+#include "simctx.h"
+#include "stats.h"
+#include "tags.h"
+
+#define MW_L2_STATS(X)                                                                                    \
+    X(accesses, "requests looked up (reads, writes, atomics)", "req", SUM)                              \
+    X(hits, "lookups that hit", "req", SUM)                                                              \
+    X(misses, "lookups that missed", "req", SUM)                                                         \
+    X(reads, "read lookups", "req", SUM)                                                                 \
+    X(writes, "write lookups", "req", SUM)                                                               \
+    X(mshr_merges, "read misses merged into an MSHR entry (inter-core locality when SMs differ)", "req", SUM) \
+    X(merges_cross_sm, "merges whose SM differs from the entry's first requester", "req", SUM)           \
+    X(reservation_fail, "cycles the pipeline head could not reserve MSHR / miss queue", "L2 cycles", SUM) \
+    X(writebacks, "dirty lines written back to DRAM", "line", SUM)                                      \
+    X(fills, "lines filled from DRAM", "line", SUM)
+MW_STATS_DECLARE(l2, MW_L2_STATS)
+
+struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a line */
+    uint16_t nwait;
+    struct mw_req *wait_head, *wait_tail; /* merged requests (linked via next) */
+    uint16_t first_sm;
+    uint64_t age_sum;
+    uint8_t sectors;        /* sectors being fetched */
+    struct mw_req *dram_req;/* the read in flight to DRAM (its merge/age fields are kept current) */
+};
+
+struct mw_l2 {
+    int id, partition;
+    struct mw_tags tags;
+    struct mw_req_fifo pipe;    /* lookup pipeline; req->t_ready = time (fs) it reaches the tags */
+    struct mw_l2mshr *mshr;
+    uint64_t *mshr_key;         /* per entry: its line while in use, MW_NO_TAG when free */
+    int mshr_used;
+    struct mw_req_fifo missq;   /* toward DRAM (reads and writebacks) */
+    struct mw_req_fifo replies; /* waiting for the reply network */
+    struct mw_l2_stats st;
+};
+
+int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e);
+void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2);
+/* DRAM data for one of the slice's MSHR entries: fill the line and queue the replies of every merged request. */
+void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t now);
+/* One L2 cycle: a reply into the reply network, the lookup pipe's head, one request from the request network. */
+void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
+/* The miss queue's head (a DRAM read or writeback), removed; NULL if none. */
+struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2);
+/* Earliest time (fs) the slice has something to do on its own. */
+uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2);
+
+#endif

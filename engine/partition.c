@@ -1,0 +1,166 @@
+/* A memory partition (engine/partition.h): L2 slices, DRAM channel, the pipes between them, address mapping. */
+#include "partition.h"
+
+#include "icnt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mw_addr_slice(const struct mw_sim *s, uint64_t addr)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t chunk = addr / (uint64_t)c->l2.interleave_bytes;
+    uint64_t part = chunk % (uint64_t)c->l2.n_partitions;
+    uint64_t rest = chunk / (uint64_t)c->l2.n_partitions;
+    return (int)(part * (uint64_t)c->l2.subpartitions + rest % (uint64_t)c->l2.subpartitions);
+}
+
+uint64_t mw_addr_local(const struct mw_sim *s, uint64_t addr)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t ib = (uint64_t)c->l2.interleave_bytes;
+    return addr / ib / (uint64_t)c->l2.n_partitions * ib + addr % ib;
+}
+
+uint64_t mw_addr_slice_local(const struct mw_sim *s, uint64_t addr)
+{
+    const struct mw_config *c = &s->cfg;
+    uint64_t ib = (uint64_t)c->l2.interleave_bytes;
+    uint64_t rest = addr / ib / (uint64_t)c->l2.n_partitions;
+    return rest / (uint64_t)c->l2.subpartitions * ib + addr % ib;
+}
+
+
+int mw_partition_init(struct mw_sim *s, struct mw_partition *p, int id, struct mw_err *e)
+{
+    const struct mw_config *c = &s->cfg;
+    memset(p, 0, sizeof *p);
+    p->id = id;
+    p->nsub = (int)c->l2.subpartitions;
+    p->slices = &s->l2[id * p->nsub];
+    p->to_dram = calloc((size_t)p->nsub, sizeof *p->to_dram);
+    p->from_dram = calloc((size_t)p->nsub, sizeof *p->from_dram);
+    p->slice_wake = calloc((size_t)p->nsub, sizeof *p->slice_wake);
+    if (!p->to_dram || !p->from_dram || !p->slice_wake) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int k = 0; k < p->nsub; k++) {
+        mw_fifo_init(&p->to_dram[k], 1 << 30);
+        mw_fifo_init(&p->from_dram[k], 1 << 30);
+    }
+    p->dram = mw_dram_create(c, id, &s->pol[MW_PT_DRAM_SCHED], e);
+    if (!p->dram) return e->code ? e->code : MW_EINVAL;
+    return 0;
+}
+
+static void free_list(struct mw_sim *s, struct mw_req *r)
+{
+    while (r) {
+        struct mw_req *n = r->next;
+        mw_req_free(&s->pool, r);
+        r = n;
+    }
+}
+
+void mw_partition_fini(struct mw_sim *s, struct mw_partition *p)
+{
+    for (int k = 0; p->to_dram && p->from_dram && k < p->nsub; k++) {
+        free_list(s, p->to_dram[k].head);
+        free_list(s, p->from_dram[k].head);
+    }
+    free(p->to_dram);
+    free(p->from_dram);
+    free(p->slice_wake);
+    mw_dram_destroy(p->dram);
+}
+
+void mw_partition_wake(struct mw_partition *p)
+{
+    for (int k = 0; k < p->nsub; k++) p->slice_wake[k] = 0;
+    p->dram_wake = 0;
+}
+
+static uint64_t slice_next_event(const struct mw_sim *s, const struct mw_partition *p, int k)
+{
+    uint64_t t = mw_l2_next_event(s, &p->slices[k]), now = s->now_fs;
+    if (t == now) return now;
+    t = mw_min_u64(t, p->from_dram[k].head_ready);
+    t = mw_min_u64(t, p->to_dram[k].head_ready);
+    return t < now ? now : t;
+}
+
+void mw_partition_l2_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
+{
+    uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
+    bool nap = s->cfg.sim.fast_forward;
+    for (int k = 0; k < p->nsub; k++) {
+        struct mw_l2 *l2 = &p->slices[k];
+        if (nap && now_fs < p->slice_wake[k] && !mw_xbar_peek(s->req_net, l2->id, now_fs)) continue;
+        /* one fill from DRAM, then the slice's own cycle, then its miss queue's head enters the pipe to DRAM */
+        if (p->from_dram[k].head_ready <= now_fs) mw_l2_fill(s, l2, mw_fifo_pop(&p->from_dram[k]), now);
+        mw_l2_cycle(s, l2, now);
+        struct mw_req *m = mw_l2_pop_miss(l2);
+        if (m) {
+            m->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * pl2;
+            mw_fifo_push(&p->to_dram[k], m);
+        }
+        if (nap) p->slice_wake[k] = slice_next_event(s, p, k);
+    }
+}
+
+void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
+{
+    uint64_t now_fs = s->now_fs;
+    int nsub = p->nsub;
+    bool nap = s->cfg.sim.fast_forward;
+    struct mw_dram *d = p->dram;
+    if (nap && now < p->dram_wake) { /* asleep: only a request ready to enter can wake it */
+        bool offer = false;
+        for (int k = 0; k < nsub && !offer; k++) offer = p->to_dram[k].head_ready <= now_fs;
+        if (!offer) return;
+    }
+    /* the partition's slices take turns offering one request per cycle */
+    bool refused = false;
+    int first = (int)(now % (uint64_t)nsub);
+    for (int k = 0; k < nsub; k++) {
+        int j = first + k < nsub ? first + k : first + k - nsub;
+        struct mw_req_fifo *f = &p->to_dram[j];
+        if (f->head_ready > now_fs) continue;
+        struct mw_req *r = f->head;
+        if (!mw_dram_can_accept(d, r->kind)) {
+            refused = true;
+            continue;
+        }
+        mw_fifo_pop(f);
+        mw_dram_push(d, r, now);
+        refused = false;
+        break;
+    }
+    if (refused) mw_dram_note_refused(d, 1);
+    mw_dram_cycle(d, now);
+    const char *derr = mw_dram_error(d);
+    if (derr && !s->failed) {
+        struct mw_err e;
+        mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "dram_scheduler (channel %d): %s", p->id, derr);
+        mw_sim_fail(s, &e);
+    }
+    struct mw_req *r;
+    while ((r = mw_dram_pop_done(d))) {
+        if (r->kind == MW_REQ_READ) {
+            int k = r->slice - p->id * nsub;
+            r->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * s->clk[MW_CLK_L2].period_fs;
+            mw_fifo_push(&p->from_dram[k], r);
+            p->slice_wake[k] = mw_min_u64(p->slice_wake[k], r->t_ready);
+        } else {
+            mw_req_free(&s->pool, r);
+        }
+    }
+    if (nap) p->dram_wake = mw_dram_next_event(d, now + 1);
+}
+
+uint64_t mw_partition_next_event(const struct mw_sim *s, const struct mw_partition *p)
+{
+    uint64_t t = MW_NEVER;
+    for (int k = 0; k < p->nsub; k++) t = mw_min_u64(t, slice_next_event(s, p, k));
+    uint64_t dc = mw_dram_next_event(p->dram, s->clk[MW_CLK_DRAM].cycle);
+    if (dc != MW_NEVER) t = mw_min_u64(t, dc * s->clk[MW_CLK_DRAM].period_fs);
+    return t;
+}

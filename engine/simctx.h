@@ -1,0 +1,80 @@
+/* The simulation object as the engine's units see it: the configuration, the installed policies, the clocks,
+ * the request pool and the event bus, plus the units themselves, each behind its own header (sm.h, ldst.h,
+ * l1d.h, icnt.h, l2.h, partition.h, dram.h). A unit includes this and the headers of the units it calls
+ * (downstream along the data path); it never reads another unit's fields. Policies use sim.h instead. */
+#ifndef MW_SIMCTX_H
+#define MW_SIMCTX_H
+
+#include "config.h"
+#include "mem_req.h"
+#include "policy.h"
+#include "sim.h"
+#include "workload.h"
+
+struct mw_sm;
+struct mw_l1d;
+struct mw_xbar;
+struct mw_l2;
+struct mw_partition;
+
+struct mw_clock {
+    uint64_t period_fs, next_fs, cycle;
+};
+enum { MW_CLK_CORE = 0, MW_CLK_ICNT, MW_CLK_L2, MW_CLK_DRAM, MW_CLK_N };
+
+struct mw_gpu_stats {
+    uint64_t kernels, ctas;
+};
+
+/* One installed policy instance per decision point (and one for L2 replacement), and the bundles that own
+ * shared state across points. */
+enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_COUNT };
+
+struct mw_sim {
+    struct mw_config cfg;
+    struct mw_workload wl;
+    bool have_wl, started, done, kernel_active, wl_done, failed;
+    volatile int interrupt;
+    struct mw_err fail_err;
+    /* kernels and CTAs (dispatch.c) */
+    struct mw_kernel kern;
+    uint32_t next_cta, kernel_ctas, ctas_done;
+    uint64_t warp_seq;
+    uint32_t cta_order_rr;
+    uint64_t kernel_start_cycle;
+    /* policies and the event bus (events.c) */
+    struct mw_policy_inst pol[MW_SLOT_COUNT];
+    uint32_t ev_mask;
+    uint64_t window, next_window;
+    /* clocks */
+    struct mw_clock clk[MW_CLK_N];
+    uint64_t now_fs;
+    struct mw_req_pool pool;
+    /* the units */
+    struct mw_sm *sms;
+    int nsms;
+    struct mw_l1d *l1d;          /* one per SM */
+    struct mw_xbar *req_net, *reply_net;
+    struct mw_l2 *l2;            /* slices, partition-major */
+    int nslices;
+    struct mw_partition *parts;  /* L2 slices + DRAM channel + the pipes between them */
+    int nparts;
+    struct mw_gpu_stats gst;
+    mw_progress_fn progress;
+    void *progress_ud;
+    int progress_ms;
+};
+
+/* Install an initialised policy instance in a slot (a decision point or MW_SLOT_L2_REPLACEMENT). */
+int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, struct mw_err *e);
+
+static inline uint64_t mw_core_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
+
+/* ---- the event bus (events.c) ---- */
+void mw_emit(struct mw_sim *s, const struct mw_event *ev);
+static inline bool mw_wants(const struct mw_sim *s, int kind) { return (s->ev_mask >> kind) & 1u; }
+/* A hook returned something out of range: fail the run with "<point> '<policy>': <message>". */
+void mw_hook_fail(struct mw_sim *s, const struct mw_policy_inst *pi, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,88 @@
+/* The SM: CTA residency, warps with their instruction buffers and register scoreboard, the warp schedulers
+ * (warp w -> scheduler w % N, each asking the warp-scheduling decision point), the ALU/SFU/DP/tensor pipes,
+ * barriers, warp and CTA completion, and its LDST unit (engine/ldst.h). It sleeps while it can do nothing. */
+#ifndef MW_SM_H
+#define MW_SM_H
+
+#include "ldst.h"
+#include "simctx.h"
+#include "sm_stats.h"
+#include "workload.h"
+
+enum mw_warp_state { MW_W_FREE = 0, MW_W_ACTIVE, MW_W_BARRIER, MW_W_EXITED };
+#define MW_IB_MAX 16
+
+struct mw_warp {
+    uint8_t state;
+    uint8_t stream_done;  /* workload has no more instructions */
+    uint8_t ib_head, ib_n;
+    uint16_t cta_slot;
+    uint32_t warp_in_cta;
+    uint64_t age;         /* global launch sequence */
+    uint64_t wake;        /* head instruction cannot issue before this cycle (registers) */
+    uint32_t pending_loads, pending_stores;
+    uint64_t insts;
+    uint64_t reg_ready[MW_REG_COUNT];
+    struct mw_inst ib[MW_IB_MAX];
+};
+
+struct mw_cta_slot {
+    bool valid;
+    uint32_t cta_id;      /* linear id in the kernel */
+    uint32_t nwarps, warps_exited, warps_at_barrier;
+    uint32_t first_warp;  /* SM-local id of its first warp */
+    void *stream;         /* workload's CTA state */
+    uint32_t regs, threads, shmem;
+};
+
+struct mw_sm {
+    int id;
+    struct mw_warp *warps;
+    int nwarps;           /* slots */
+    struct mw_cta_slot *ctas;
+    int resident_ctas, resident_warps, resident_threads;
+    int64_t free_regs, free_shmem;
+    uint16_t **sched_warps; int *sched_nwarps; /* static warp -> scheduler split */
+    uint64_t *live;       /* per scheduler, live_words words: bit i set while warp sched_warps[k][i] is active or at a barrier */
+    int live_words;
+    int nsched;
+    uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
+    int last_stall[16];   /* per scheduler: reason of the last evaluated cycle, for clock jumps */
+    /* A scheduler that found no ready warp sleeps until the earliest known wake-up (register ready, pipe
+     * free) unless something wakes it first (data back, barrier release, LDST slot freed, CTA launch). */
+    uint64_t sched_sleep[16];
+    bool sched_dirty[16];
+    struct mw_ldst ldst;
+    struct mw_sm_stats st;
+    uint64_t next_ready;  /* earliest cycle any warp may issue, from the last scan */
+    bool busy;            /* did anything this cycle */
+    /* An SM that did nothing and can do nothing on its own before core cycle `sleep_until` is not ticked until
+     * then, unless a reply, a CTA launch or an L1D flush wakes it; `slept` counts the cycles it skipped (or a
+     * whole-GPU clock jump skipped), which are accounted exactly as the last evaluated cycle before the SM
+     * changes or its stats are read. */
+    uint64_t sleep_until, slept;
+};
+
+int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_err *e);
+void mw_sm_fini(struct mw_sim *s, struct mw_sm *sm);
+
+/* Registers a CTA of kernel k takes (allocated per warp in reg_alloc_unit chunks, as GPGPU-Sim does). */
+uint64_t mw_cta_regs(const struct mw_config *c, const struct mw_kernel *k);
+bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm);
+int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw_err *e);
+
+/* One core cycle of a (possibly sleeping) SM: returns whether it did anything. */
+bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now);
+/* A packet of the reply network reached the SM; a sleeping SM wakes only if it unblocks something. */
+void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
+/* Earliest core cycle the SM can act on its own (now if it has work this cycle). */
+uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now);
+/* The whole GPU's clock skipped k core cycles. */
+static inline void mw_sm_skip(struct mw_sm *sm, uint64_t k) { sm->slept += k; }
+/* Account the cycles a sleeping SM skipped (as its last evaluated cycle), and optionally end its sleep. */
+void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm);
+void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm);
+/* Close the CTAs still resident (the simulation ends early). */
+void mw_sm_close_ctas(struct mw_sim *s, struct mw_sm *sm);
+
+#endif

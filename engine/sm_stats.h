@@ -1,0 +1,38 @@
+/* The SM's counters (sm.i.*), declared apart from the SM so that the LDST unit, which adds to its ldst_* and
+ * memory-instruction counters, needs no SM header. */
+#ifndef MW_SM_STATS_H
+#define MW_SM_STATS_H
+
+#include "stats.h"
+
+#define MW_SM_STATS(X)                                                                                    \
+    X(warp_insts, "warp instructions issued", "inst", SUM)                                               \
+    X(thread_insts, "thread instructions issued (active lanes)", "inst", SUM)                           \
+    X(active_cycles, "cycles with at least one resident warp", "core cycles", SUM)                      \
+    X(ctas_launched, "CTAs launched", "CTA", SUM)                                                        \
+    X(issue_slots, "scheduler cycles (schedulers x cycles)", "slot", SUM)                               \
+    X(issued, "scheduler cycles that issued", "slot", SUM)                                              \
+    X(stall_idle, "scheduler cycles with no resident warp", "slot", SUM)                                \
+    X(stall_ibuffer, "scheduler cycles whose best warp had no decoded instruction", "slot", SUM)         \
+    X(stall_barrier, "scheduler cycles whose best warp waited at a barrier", "slot", SUM)               \
+    X(stall_scoreboard_mem, "scheduler cycles whose best warp waited on a load's register", "slot", SUM) \
+    X(stall_scoreboard_alu, "scheduler cycles whose best warp waited on an ALU result", "slot", SUM)     \
+    X(stall_pipe, "scheduler cycles whose best warp found its ALU/SFU pipe busy", "slot", SUM)          \
+    X(stall_ldst, "scheduler cycles whose best warp found the LDST unit busy", "slot", SUM)             \
+    X(stall_policy, "scheduler cycles whose ready warps were all held back by the scheduler policy", "slot", SUM) \
+    X(ldst_busy, "cycles the LDST unit held an instruction", "core cycles", SUM)                       \
+    X(ldst_stall_line_alloc, "LDST cycles stalled: no L1D line could be reserved", "core cycles", SUM)  \
+    X(ldst_stall_mshr, "LDST cycles stalled: no MSHR entry or merge slot", "core cycles", SUM)          \
+    X(ldst_stall_miss_queue, "LDST cycles stalled: miss queue full", "core cycles", SUM)                \
+    X(global_loads, "global/local load warp instructions", "inst", SUM)                                 \
+    X(global_stores, "global/local store warp instructions", "inst", SUM)                               \
+    X(atomics, "atomic warp instructions", "inst", SUM)                                                  \
+    X(shared_accesses, "shared-memory warp instructions", "inst", SUM)                                  \
+    X(shared_bank_conflicts, "extra LDST cycles from shared-memory bank conflicts", "core cycles", SUM) \
+    X(coalesced_reqs, "memory requests made by the coalescer", "req", SUM)                              \
+    X(load_latency_sum, "sum over load requests of creation-to-data latency", "core cycles", SUM)       \
+    X(load_latency_count, "load requests whose latency was measured", "req", SUM)                       \
+    X(load_latency_max, "largest load request latency", "core cycles", MAX)
+MW_STATS_DECLARE(sm, MW_SM_STATS)
+
+#endif
