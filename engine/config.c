@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <yaml.h>
 
 /* ---- the field table ------------------------------------------------------------------------------------ */
@@ -315,16 +314,6 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
-static int parse_bool(const char *s, bool *out)
-{
-    static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
-    for (int i = 0; i < 3; i++) {
-        if (strcasecmp(s, yes[i]) == 0) return *out = true, 0;
-        if (strcasecmp(s, no[i]) == 0) return *out = false, 0;
-    }
-    return -1;
-}
-
 /* Index of s in "a|b|c", or -1. */
 static int choice_index(const char *choices, const char *s)
 {
@@ -381,7 +370,7 @@ static int set_field(struct mw_config *c, const struct mw_cfg_field *f, const ch
     }
     case MW_CT_BOOL: {
         bool v;
-        if (parse_bool(text, &v))
+        if (mw_parse_bool(text, &v))
             return err_at(e, file, line, col, "%s.%s: expected true or false, got '%.200s'", f->section, f->key,
                           text);
         *(bool *)at = v;

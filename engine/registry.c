@@ -53,16 +53,6 @@ const struct mw_param_desc *mw_policy_param_find(const struct mw_policy *p, cons
     return NULL;
 }
 
-static int parse_bool(const char *v, bool *out)
-{
-    static const char *const t[] = {"true", "yes", "on", "1"}, *const f[] = {"false", "no", "off", "0"};
-    for (int i = 0; i < 4; i++) {
-        if (strcmp(v, t[i]) == 0) return *out = true, 0;
-        if (strcmp(v, f[i]) == 0) return *out = false, 0;
-    }
-    return -1;
-}
-
 /* Index of v in "a|b|c", or -1. */
 static int choice_index(const char *choices, const char *v)
 {
@@ -108,7 +98,7 @@ int mw_policy_param_set(const struct mw_policy *p, void *params, const char *key
         break;
     }
     case MW_PP_BOOL:
-        if (parse_bool(value, (bool *)at))
+        if (mw_parse_bool(value, (bool *)at))
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s.%s: expected true or false, got '%s'", p->name, key,
                               value);
         break;
