@@ -57,12 +57,6 @@ MW_CONFIG_FIELDS(FIELD_CHECK)
 #define FIELD_ENUM(sec, key, ...) FI_##sec##_##key,
 enum { MW_CONFIG_FIELDS(FIELD_ENUM) FI_COUNT_ };
 
-static const char *const default_impl[MW_PT_COUNT] = {
-    [MW_PT_WARP_SCHED] = "gto",      [MW_PT_L1D_BYPASS] = "none",     [MW_PT_GRANULARITY] = "line",
-    [MW_PT_DRAM_SCHED] = "frfcfs",   [MW_PT_CTA_THROTTLE] = "none",   [MW_PT_LDST_SCHED] = "inorder",
-    [MW_PT_REPLACEMENT] = "lru",
-};
-
 #define POLICIES "policies"
 #define SET_FILE "--set"
 
@@ -447,7 +441,8 @@ void mw_config_defaults(struct mw_config *c)
         case MW_CT_STR: snprintf(at, MW_STR_MAX, "%s", f->def_str ? f->def_str : ""); break;
         }
     }
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) choice_reset(&c->policy[pt], default_impl[pt], NULL, 0, 0);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++)
+        choice_reset(&c->policy[pt], mw_policy_default_name((enum mw_point)pt), NULL, 0, 0);
 }
 
 const struct mw_cfg_field *mw_config_find(const char *section, const char *key)
