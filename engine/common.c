@@ -1,9 +1,10 @@
-/* Error helpers shared by every engine module. */
+/* Error helpers and the boolean spelling shared by every engine module. */
 #include "common.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 void mw_err_clear(struct mw_err *e)
 {
@@ -35,4 +36,14 @@ const char *mw_err_str(const struct mw_err *e, char *buf, size_t n)
     else
         snprintf(buf, n, "%s", e->msg);
     return buf;
+}
+
+int mw_parse_bool(const char *s, bool *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no", "off", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(s, yes[i]) == 0) return *out = true, 0;
+        if (strcasecmp(s, no[i]) == 0) return *out = false, 0;
+    }
+    return -1;
 }

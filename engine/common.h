@@ -35,6 +35,10 @@ int mw_err_set(struct mw_err *e, int code, const char *file, int line, int col, 
 /* "file:line:col: msg" (parts omitted when unknown) into buf. */
 const char *mw_err_str(const struct mw_err *e, char *buf, size_t n);
 
+/* The one boolean spelling rule of config files, --set and policy parameters: true/yes/on/1 and
+ * false/no/off/0, letters in any case. 0 and *out set on success, -1 (out untouched) otherwise. */
+int mw_parse_bool(const char *s, bool *out);
+
 static inline int mw_popcount32(uint32_t x) { return __builtin_popcount(x); }
 static inline uint64_t mw_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint64_t mw_max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }

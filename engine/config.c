@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <yaml.h>
 
 /* ---- the field table ------------------------------------------------------------------------------------ */
@@ -57,12 +56,6 @@ MW_CONFIG_FIELDS(FIELD_CHECK)
 /* Field indices by name, for the cross-field checks. */
 #define FIELD_ENUM(sec, key, ...) FI_##sec##_##key,
 enum { MW_CONFIG_FIELDS(FIELD_ENUM) FI_COUNT_ };
-
-static const char *const default_impl[MW_PT_COUNT] = {
-    [MW_PT_WARP_SCHED] = "gto",      [MW_PT_L1D_BYPASS] = "none",     [MW_PT_GRANULARITY] = "line",
-    [MW_PT_DRAM_SCHED] = "frfcfs",   [MW_PT_CTA_THROTTLE] = "none",   [MW_PT_LDST_SCHED] = "inorder",
-    [MW_PT_REPLACEMENT] = "lru",
-};
 
 #define POLICIES "policies"
 #define SET_FILE "--set"
@@ -315,16 +308,6 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
-static int parse_bool(const char *s, bool *out)
-{
-    static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
-    for (int i = 0; i < 3; i++) {
-        if (strcasecmp(s, yes[i]) == 0) return *out = true, 0;
-        if (strcasecmp(s, no[i]) == 0) return *out = false, 0;
-    }
-    return -1;
-}
-
 /* Index of s in "a|b|c", or -1. */
 static int choice_index(const char *choices, const char *s)
 {
@@ -381,7 +364,7 @@ static int set_field(struct mw_config *c, const struct mw_cfg_field *f, const ch
     }
     case MW_CT_BOOL: {
         bool v;
-        if (parse_bool(text, &v))
+        if (mw_parse_bool(text, &v))
             return err_at(e, file, line, col, "%s.%s: expected true or false, got '%.200s'", f->section, f->key,
                           text);
         *(bool *)at = v;
@@ -458,7 +441,8 @@ void mw_config_defaults(struct mw_config *c)
         case MW_CT_STR: snprintf(at, MW_STR_MAX, "%s", f->def_str ? f->def_str : ""); break;
         }
     }
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) choice_reset(&c->policy[pt], default_impl[pt], NULL, 0, 0);
+    for (int pt = 0; pt < MW_PT_COUNT; pt++)
+        choice_reset(&c->policy[pt], mw_policy_default_name((enum mw_point)pt), NULL, 0, 0);
 }
 
 const struct mw_cfg_field *mw_config_find(const char *section, const char *key)

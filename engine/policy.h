@@ -210,10 +210,34 @@ struct mw_replacement_ops {
     void (*insert)(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line);
 };
 
-/* ---- registry -------------------------------------------------------------------------------------------- */
-/* All built-in policies of a point, NULL-terminated. */
+/* ---- registry --------------------------------------------------------------------------------------------
+ * A built-in policy is one file policies/<stem>.c (stem: a-z, 0-9, _), and adding one edits nothing else.
+ * The file keeps its ops tables static and ends with one line naming them, in the order they should be listed:
+ *     MW_REGISTER_POLICIES(&mw_pol_gto.base);
+ * The macro defines the NULL-terminated array mw_pf_<stem>; CMake passes the stem as MW_POLICY_FILE_ID and
+ * generates policy_files.c in the build folder, which lists every mw_pf_<stem> in sorted file order as
+ * mw_policy_files. That reference is also what pulls the policy's object out of the static library, so no
+ * constructor is needed. A file in policies/ without the macro fails to link: "undefined reference to
+ * `mw_pf_<stem>'" names it. */
+#define MW_PF_SYM_(id) mw_pf_##id
+#define MW_PF_SYM(id) MW_PF_SYM_(id)
+#define MW_REGISTER_POLICIES(...)                                                                                 \
+    extern const struct mw_policy *const MW_PF_SYM(MW_POLICY_FILE_ID)[];                                          \
+    const struct mw_policy *const MW_PF_SYM(MW_POLICY_FILE_ID)[] = {__VA_ARGS__, NULL}
+
+/* Generated (see above): each policy file's list, files in sorted order, NULL-terminated; mw_policy_file_names[i]
+ * is the stem of mw_policy_files[i]. Only the registry and its test read these. */
+extern const struct mw_policy *const *const mw_policy_files[];
+extern const char *const mw_policy_file_names[];
+
+/* All built-in policies of a point, NULL-terminated (NULL for an unknown point): files in sorted order, then
+ * each file's MW_REGISTER_POLICIES order. The order is for listing only; it never picks a default. */
 const struct mw_policy *const *mw_policies(enum mw_point pt);
 const struct mw_policy *mw_policy_find(enum mw_point pt, const char *name);
+/* The point's default policy when the config names none: its name, and its ops table (NULL only if that
+ * policy's file is missing). The one place defaults are decided: whatever needs a point's default asks here. */
+const char *mw_policy_default_name(enum mw_point pt);
+const struct mw_policy *mw_policy_default(enum mw_point pt);
 /* Fill a params struct with the defaults, then apply key=value pairs. */
 int mw_policy_params_default(const struct mw_policy *p, void *params, struct mw_err *e);
 int mw_policy_param_set(const struct mw_policy *p, void *params, const char *key, const char *value,

@@ -1,11 +1,12 @@
-/* The policy registry: every built-in policy of every decision point, looked up by name, with the generic
- * parameter machinery (defaults, key=value parsing, range checks) that YAML, the CLI and Lua share.
- * A new policy adds its file in policies/ and one line here. */
+/* The policy registry: every built-in policy of every decision point, looked up by name, each point's default,
+ * and the generic parameter machinery (defaults, key=value parsing, range checks) that YAML, the CLI and Lua
+ * share. The policies come from the generated mw_policy_files (see MW_REGISTER_POLICIES in policy.h). */
 #include "policy.h"
-#include "policies.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,21 +22,35 @@ int mw_point_from_name(const char *name)
     return -1;
 }
 
-static const struct mw_policy *const warp_sched[] = {&mw_pol_lrr.base, &mw_pol_gto.base, &mw_pol_two_level.base,
-                                                     NULL};
-static const struct mw_policy *const bypass[] = {&mw_pol_bypass_none.base, &mw_pol_bypass_all.base, NULL};
-static const struct mw_policy *const gran[] = {&mw_pol_gran_line.base, &mw_pol_gran_sector.base, NULL};
-static const struct mw_policy *const dram[] = {&mw_pol_dram_fcfs.base, &mw_pol_dram_frfcfs.base, NULL};
-static const struct mw_policy *const throttle[] = {&mw_pol_cta_none.base, &mw_pol_cta_static.base, NULL};
-static const struct mw_policy *const ldst[] = {&mw_pol_ldst_inorder.base, NULL};
-static const struct mw_policy *const repl[] = {&mw_pol_repl_lru.base, &mw_pol_repl_fifo.base, NULL};
+/* The only place that says what runs when a config names no policy for a point. */
+static const char *const default_names[MW_PT_COUNT] = {
+    [MW_PT_WARP_SCHED] = "gto",    [MW_PT_L1D_BYPASS] = "none",   [MW_PT_GRANULARITY] = "line",
+    [MW_PT_DRAM_SCHED] = "frfcfs", [MW_PT_CTA_THROTTLE] = "none", [MW_PT_LDST_SCHED] = "inorder",
+    [MW_PT_REPLACEMENT] = "lru",
+};
 
-static const struct mw_policy *const *const by_point[MW_PT_COUNT] = {warp_sched, bypass, gran, dram,
-                                                                    throttle,   ldst,   repl};
+/* Per-point lists, split once out of mw_policy_files and read-only afterwards (pthread_once makes the first
+ * use safe when several simulations start together). test_registry checks that nothing was left out. */
+#define MAX_PER_POINT 64
+static const struct mw_policy *by_point[MW_PT_COUNT][MAX_PER_POINT + 1];
+static pthread_once_t by_point_once = PTHREAD_ONCE_INIT;
+
+static void by_point_build(void)
+{
+    int n[MW_PT_COUNT] = {0};
+    for (int f = 0; mw_policy_files[f]; f++)
+        for (const struct mw_policy *const *p = mw_policy_files[f]; *p; p++) {
+            unsigned pt = (unsigned)(*p)->point;
+            assert(pt < MW_PT_COUNT && n[pt] < MAX_PER_POINT);
+            if (pt < MW_PT_COUNT && n[pt] < MAX_PER_POINT) by_point[pt][n[pt]++] = *p;
+        }
+}
 
 const struct mw_policy *const *mw_policies(enum mw_point pt)
 {
-    return (unsigned)pt < MW_PT_COUNT ? by_point[pt] : NULL;
+    if ((unsigned)pt >= MW_PT_COUNT) return NULL;
+    pthread_once(&by_point_once, by_point_build);
+    return by_point[pt];
 }
 
 const struct mw_policy *mw_policy_find(enum mw_point pt, const char *name)
@@ -46,21 +61,22 @@ const struct mw_policy *mw_policy_find(enum mw_point pt, const char *name)
     return NULL;
 }
 
+const char *mw_policy_default_name(enum mw_point pt)
+{
+    return (unsigned)pt < MW_PT_COUNT ? default_names[pt] : NULL;
+}
+
+const struct mw_policy *mw_policy_default(enum mw_point pt)
+{
+    const char *name = mw_policy_default_name(pt);
+    return name ? mw_policy_find(pt, name) : NULL;
+}
+
 const struct mw_param_desc *mw_policy_param_find(const struct mw_policy *p, const char *key)
 {
     for (int i = 0; i < p->nparams; i++)
         if (strcmp(p->params[i].name, key) == 0) return &p->params[i];
     return NULL;
-}
-
-static int parse_bool(const char *v, bool *out)
-{
-    static const char *const t[] = {"true", "yes", "on", "1"}, *const f[] = {"false", "no", "off", "0"};
-    for (int i = 0; i < 4; i++) {
-        if (strcmp(v, t[i]) == 0) return *out = true, 0;
-        if (strcmp(v, f[i]) == 0) return *out = false, 0;
-    }
-    return -1;
 }
 
 /* Index of v in "a|b|c", or -1. */
@@ -108,7 +124,7 @@ int mw_policy_param_set(const struct mw_policy *p, void *params, const char *key
         break;
     }
     case MW_PP_BOOL:
-        if (parse_bool(value, (bool *)at))
+        if (mw_parse_bool(value, (bool *)at))
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s.%s: expected true or false, got '%s'", p->name, key,
                               value);
         break;

@@ -1,7 +1,9 @@
 /* L1D bypass: never bypass (the baseline: every global load is cached, allocate-on-miss or on-fill). */
-#include "policies.h"
+#include "policy.h"
 
-const struct mw_l1d_bypass_ops mw_pol_bypass_none = {
+static const struct mw_l1d_bypass_ops mw_pol_bypass_none = {
     .base = {.point = MW_PT_L1D_BYPASS, .name = "none", .desc = "cache every global load in L1D"},
     .decide = NULL,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_bypass_none.base);

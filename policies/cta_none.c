@@ -1,7 +1,9 @@
 /* CTA throttling: none; the hardware limits (threads, warps, CTAs, registers, shared memory) decide. */
-#include "policies.h"
+#include "policy.h"
 
-const struct mw_cta_throttle_ops mw_pol_cta_none = {
+static const struct mw_cta_throttle_ops mw_pol_cta_none = {
     .base = {.point = MW_PT_CTA_THROTTLE, .name = "none", .desc = "no throttling beyond hardware limits"},
     .limit = NULL,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_cta_none.base);

@@ -1,5 +1,5 @@
 /* CTA throttling: a static cap on resident CTAs per SM (the CTA form of static warp limiting, SWL). */
-#include "policies.h"
+#include "policy.h"
 
 struct params {
     int64_t max_ctas;
@@ -14,8 +14,10 @@ static int limit(struct mw_policy_inst *pi, int sm, int resident)
     return (int)((const struct params *)pi->params)->max_ctas;
 }
 
-const struct mw_cta_throttle_ops mw_pol_cta_static = {
+static const struct mw_cta_throttle_ops mw_pol_cta_static = {
     .base = {.point = MW_PT_CTA_THROTTLE, .name = "static", .desc = "at most max_ctas resident CTAs per SM",
              .params = params, .nparams = 1, .params_size = sizeof(struct params)},
     .limit = limit,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_cta_static.base);

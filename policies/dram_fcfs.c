@@ -1,6 +1,6 @@
 /* DRAM scheduling, first come first served: a bank serves its oldest queued request, whatever row is open
  * (Rixner et al., ISCA'00, the in-order baseline). Ties (same arrival cycle) go to the smaller id. */
-#include "policies.h"
+#include "policy.h"
 
 static int pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, const struct mw_dram_cand *cands,
                 int n)
@@ -14,8 +14,10 @@ static int pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, co
     return best;
 }
 
-const struct mw_dram_sched_ops mw_pol_dram_fcfs = {
+static const struct mw_dram_sched_ops mw_pol_dram_fcfs = {
     .base = {.point = MW_PT_DRAM_SCHED, .name = "fcfs",
              .desc = "first come first served: the bank's oldest request, row hit or not"},
     .pick = pick,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_dram_fcfs.base);

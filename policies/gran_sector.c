@@ -1,6 +1,6 @@
 /* Cache granularity: fixed sector fetch (Elastic-Cache-like static fine grain): fetch only the 32 B sectors a
  * request touches, or aligned 64 B blocks with granule = 64. */
-#include "policies.h"
+#include "policy.h"
 
 struct params {
     int64_t granule;
@@ -27,9 +27,11 @@ static int create(struct mw_policy_inst *pi, struct mw_err *e)
     return 0;
 }
 
-const struct mw_granularity_ops mw_pol_gran_sector = {
+static const struct mw_granularity_ops mw_pol_gran_sector = {
     .base = {.point = MW_PT_GRANULARITY, .name = "sector",
              .desc = "fetch and allocate only the touched 32 B (or 64 B) sectors",
              .params = params, .nparams = 1, .params_size = sizeof(struct params), .create = create},
     .fetch = fetch,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_gran_sector.base);

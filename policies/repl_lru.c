@@ -1,5 +1,5 @@
 /* Replacement: least recently used among the ways that may be evicted (lines not waiting for a fill). */
-#include "policies.h"
+#include "policy.h"
 
 static int victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
                   const uint8_t *evictable, int assoc)
@@ -11,7 +11,9 @@ static int victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_li
     return best;
 }
 
-const struct mw_replacement_ops mw_pol_repl_lru = {
+static const struct mw_replacement_ops mw_pol_repl_lru = {
     .base = {.point = MW_PT_REPLACEMENT, .name = "lru", .desc = "least recently used"},
     .victim = victim,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_repl_lru.base);

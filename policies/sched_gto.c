@@ -1,6 +1,6 @@
 /* Greedy-then-oldest warp scheduling (Rogers et al., MICRO'12; the baseline of every paper here): keep
  * issuing from the warp that issued last while it is ready, otherwise the oldest ready warp (launch order). */
-#include "policies.h"
+#include "policy.h"
 #include "sched_state.h"
 static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
@@ -15,10 +15,12 @@ static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *re
     return best;
 }
 
-const struct mw_warp_sched_ops mw_pol_gto = {
+static const struct mw_warp_sched_ops mw_pol_gto = {
     .base = {.point = MW_PT_WARP_SCHED, .name = "gto",
              .desc = "greedy-then-oldest: the last warp while it is ready, else the oldest ready warp",
              .create = mw_sched_last_create, .destroy = mw_sched_last_destroy},
     .pick = pick,
     .issued = mw_sched_last_issued,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_gto.base);

@@ -1,6 +1,6 @@
 /* Loose round-robin warp scheduling (GPGPU-Sim "lrr"): the first ready warp after the one that issued last,
  * in warp-id order, wrapping around. */
-#include "policies.h"
+#include "policy.h"
 #include "sched_state.h"
 
 static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
@@ -11,10 +11,12 @@ static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *re
     return 0;
 }
 
-const struct mw_warp_sched_ops mw_pol_lrr = {
+static const struct mw_warp_sched_ops mw_pol_lrr = {
     .base = {.point = MW_PT_WARP_SCHED, .name = "lrr",
              .desc = "loose round-robin: the next ready warp after the last one that issued",
              .create = mw_sched_last_create, .destroy = mw_sched_last_destroy},
     .pick = pick,
     .issued = mw_sched_last_issued,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_lrr.base);

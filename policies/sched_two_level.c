@@ -3,7 +3,7 @@
  * queue and the oldest pending warp takes its place, so memory instructions are not issued back to back.
  * A warp that arrives at a barrier leaves the active set too, and a warp still waiting at a barrier is not
  * promoted: otherwise an active set full of waiting warps would lock out the warps the barrier waits for. */
-#include "policies.h"
+#include "policy.h"
 #include "sched_state.h"
 
 #include <string.h>
@@ -131,7 +131,7 @@ static void issued(struct mw_policy_inst *pi, int sm, int sched, int w, const st
     }
 }
 
-const struct mw_warp_sched_ops mw_pol_two_level = {
+static const struct mw_warp_sched_ops mw_pol_two_level = {
     .base = {.point = MW_PT_WARP_SCHED, .name = "two_level",
              .desc = "two-level: round-robin within a small active set; long-latency loads demote a warp",
              .params = params, .nparams = 1, .params_size = sizeof(struct params),
@@ -140,3 +140,5 @@ const struct mw_warp_sched_ops mw_pol_two_level = {
     .qualify = qualify,
     .issued = issued,
 };
+
+MW_REGISTER_POLICIES(&mw_pol_two_level.base);

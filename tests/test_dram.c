@@ -10,7 +10,7 @@
 #include "config.h"
 #include "dram.h"
 #include "dram_trace.h"
-#include "policies.h"
+#include "policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,16 +390,22 @@ static void test_policy_pick(void **state)
         {.arrival = 11, .id = 4, .row = 2, .row_hit = 1},
         {.arrival = 10, .id = 2, .row = 3, .row_hit = 0},
     };
+    const struct mw_policy *pfr = mw_policy_find(MW_PT_DRAM_SCHED, "frfcfs");
+    const struct mw_policy *pfc = mw_policy_find(MW_PT_DRAM_SCHED, "fcfs");
+    assert_non_null(pfr);
+    assert_non_null(pfc);
+    assert_string_equal(pfr->name, "frfcfs");
+    assert_string_equal(pfc->name, "fcfs");
+    assert_int_equal(pfr->point, MW_PT_DRAM_SCHED);
+    assert_int_equal(pfc->point, MW_PT_DRAM_SCHED);
+    const struct mw_dram_sched_ops *frfcfs = (const struct mw_dram_sched_ops *)pfr;
+    const struct mw_dram_sched_ops *fcfs = (const struct mw_dram_sched_ops *)pfc;
     struct mw_dram_sched_ctx ctx = {.open_row = 2};
-    assert_int_equal(mw_pol_dram_frfcfs.pick(NULL, &ctx, c, 4), 2);
-    assert_int_equal(mw_pol_dram_fcfs.pick(NULL, &ctx, c, 4), 3);
+    assert_int_equal(frfcfs->pick(NULL, &ctx, c, 4), 2);
+    assert_int_equal(fcfs->pick(NULL, &ctx, c, 4), 3);
     c[1].row_hit = c[2].row_hit = 0;
-    assert_int_equal(mw_pol_dram_frfcfs.pick(NULL, &ctx, c, 4), 3);
-    assert_int_equal(mw_pol_dram_frfcfs.pick(NULL, &ctx, c, 1), 0);
-    assert_string_equal(mw_pol_dram_frfcfs.base.name, "frfcfs");
-    assert_string_equal(mw_pol_dram_fcfs.base.name, "fcfs");
-    assert_int_equal(mw_pol_dram_frfcfs.base.point, MW_PT_DRAM_SCHED);
-    assert_int_equal(mw_pol_dram_fcfs.base.point, MW_PT_DRAM_SCHED);
+    assert_int_equal(frfcfs->pick(NULL, &ctx, c, 4), 3);
+    assert_int_equal(frfcfs->pick(NULL, &ctx, c, 1), 0);
 }
 
 /* Row-hit cap. Bank 0: A0 (row A) at 0, B0 (row B) at 1, A1..A11 (row A) at 2..12, no input FIFO.
@@ -520,7 +526,7 @@ static void test_bad_pick_reported(void **state)
     assert_non_null(mw_dram_error(g->d));
     assert_non_null(strstr(mw_dram_error(g->d), "dram scheduler 'bad' returned candidate"));
     assert_int_equal(g->order[0], 0);
-    g->pi.pol = &mw_pol_dram_frfcfs.base;
+    g->pi.pol = mw_policy_find(MW_PT_DRAM_SCHED, "frfcfs");
     rig_free(g);
 }
 

@@ -100,7 +100,7 @@ static void base_name(const char *path, char *out, size_t n)
 int mw_dram_trace_policy(const struct mw_config *c, struct mw_policy_inst *pi, struct mw_err *e)
 {
     const struct mw_policy_choice *ch = &c->policy[MW_PT_DRAM_SCHED];
-    const char *impl = ch->impl[0] ? ch->impl : "frfcfs";
+    const char *impl = ch->impl[0] ? ch->impl : mw_policy_default_name(MW_PT_DRAM_SCHED);
     const char *file = ch->file[0] ? ch->file : NULL;
     if (strcmp(impl, "lua") == 0)
         return mw_err_set(e, MW_EINVAL, file, ch->line, ch->col,
