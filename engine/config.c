@@ -32,7 +32,7 @@
 const struct mw_cfg_field mw_cfg_fields[] = {MW_CONFIG_FIELDS(FIELD_ROW)};
 const int mw_cfg_nfields = (int)(sizeof mw_cfg_fields / sizeof mw_cfg_fields[0]);
 _Static_assert(sizeof mw_cfg_fields / sizeof mw_cfg_fields[0] == MW_CFG_NFIELDS, "field count");
-_Static_assert(MW_POLICY_POINTS == MW_PT_COUNT, "config.h and policy.h disagree on the decision points");
+_Static_assert(MW_POLICY_POINTS == MW_SLOT_COUNT, "config.h and policy.h disagree on the policy slots");
 
 /* The struct is written by hand; these keep it and the table in step (size and type of every member). */
 #define SIZE_INT sizeof(int64_t)
@@ -186,7 +186,7 @@ static int unknown_point(struct mw_err *e, const char *file, int line, int col, 
     struct namelist nl;
     char hint[128];
     names_init(&nl, name);
-    for (int i = 0; i < MW_PT_COUNT; i++) names_add(&nl, mw_point_names[i]);
+    for (int i = 0; i < MW_SLOT_COUNT; i++) names_add(&nl, mw_slot_names[i]);
     if (nl.best_d <= 2)
         return err_at(e, file, line, col, "unknown decision point '%s' in section 'policies'%s", name,
                       names_hint(&nl, hint, sizeof hint));
@@ -197,12 +197,12 @@ static int unknown_point(struct mw_err *e, const char *file, int line, int col, 
 /* impl must be a built-in of point pt or "lua". */
 static int check_impl(int pt, const char *impl, struct mw_err *e, const char *file, int line, int col)
 {
-    if (strcmp(impl, "lua") == 0 || mw_policy_find((enum mw_point)pt, impl)) return 0;
+    if (strcmp(impl, "lua") == 0 || mw_policy_find(mw_slot_point(pt), impl)) return 0;
     struct namelist nl;
     names_init(&nl, impl);
-    for (const struct mw_policy *const *p = mw_policies((enum mw_point)pt); p && *p; p++) names_add(&nl, (*p)->name);
+    for (const struct mw_policy *const *p = mw_policies(mw_slot_point(pt)); p && *p; p++) names_add(&nl, (*p)->name);
     names_add(&nl, "lua");
-    return err_at(e, file, line, col, "unknown %s policy '%s' (available: %s)", mw_point_names[pt], impl, nl.list);
+    return err_at(e, file, line, col, "unknown %s policy '%s' (available: %s)", mw_slot_names[pt], impl, nl.list);
 }
 
 static int unknown_param(const struct mw_policy *p, const char *key, struct mw_err *e, const char *file, int line,
@@ -404,16 +404,16 @@ static int choice_put(struct mw_policy_choice *ch, int pt, const char *key, cons
                       int line, int col, struct mw_err *e)
 {
     if (strlen(key) >= sizeof ch->params[0].key)
-        return err_at(e, file, line, col, "policies.%s: parameter name '%.80s...' is too long", mw_point_names[pt],
+        return err_at(e, file, line, col, "policies.%s: parameter name '%.80s...' is too long", mw_slot_names[pt],
                       key);
     if (strlen(value) >= sizeof ch->params[0].value)
-        return err_at(e, file, line, col, "policies.%s.%s: value longer than %zu characters", mw_point_names[pt],
+        return err_at(e, file, line, col, "policies.%s.%s: value longer than %zu characters", mw_slot_names[pt],
                       key, sizeof ch->params[0].value - 1);
     int i = 0;
     while (i < ch->nparams && strcmp(ch->params[i].key, key) != 0) i++;
     if (i == ch->nparams) {
         if (ch->nparams >= MW_POLICY_MAX_PARAMS)
-            return err_at(e, file, line, col, "policies.%s: more than %d parameters", mw_point_names[pt],
+            return err_at(e, file, line, col, "policies.%s: more than %d parameters", mw_slot_names[pt],
                           MW_POLICY_MAX_PARAMS);
         ch->nparams++;
     }
@@ -441,8 +441,8 @@ void mw_config_defaults(struct mw_config *c)
         case MW_CT_STR: snprintf(at, MW_STR_MAX, "%s", f->def_str ? f->def_str : ""); break;
         }
     }
-    for (int pt = 0; pt < MW_PT_COUNT; pt++)
-        choice_reset(&c->policy[pt], mw_policy_default_name((enum mw_point)pt), NULL, 0, 0);
+    for (int pt = 0; pt < MW_SLOT_COUNT; pt++)
+        choice_reset(&c->policy[pt], mw_policy_default_name(mw_slot_point(pt)), NULL, 0, 0);
 }
 
 const struct mw_cfg_field *mw_config_find(const char *section, const char *key)
@@ -537,7 +537,7 @@ static int load_fields(struct loader *L, const char *sec, yaml_node_t *key, yaml
 static int load_choice_map(struct loader *L, int pt, yaml_node_t *pkey, yaml_node_t *map,
                            struct mw_policy_choice *ch)
 {
-    const char *pname = mw_point_names[pt];
+    const char *pname = mw_slot_names[pt];
     char what[96];
     snprintf(what, sizeof what, "policies.%s", pname);
     yaml_node_t *impl = NULL, *script = NULL, *script_key = NULL;
@@ -563,7 +563,7 @@ static int load_choice_map(struct loader *L, int pt, yaml_node_t *pkey, yaml_nod
                             sizeof ch->script - 1);
         snprintf(ch->script, sizeof ch->script, "%s", scalar(script));
     }
-    const struct mw_policy *p = lua ? NULL : mw_policy_find((enum mw_point)pt, scalar(impl));
+    const struct mw_policy *p = lua ? NULL : mw_policy_find(mw_slot_point(pt), scalar(impl));
     for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
         yaml_node_t *k = node(L, pair->key), *v = node(L, pair->value);
         const char *pk = scalar(k);
@@ -588,7 +588,7 @@ static int load_policies(struct loader *L, const char *sec, yaml_node_t *key, ya
         int rc = check_key(L, map, pair, "section 'policies'");
         if (rc) return rc;
         yaml_node_t *k = node(L, pair->key), *v = node(L, pair->value);
-        int pt = mw_point_from_name(scalar(k));
+        int pt = mw_slot_from_name(scalar(k));
         if (pt < 0) return unknown_point(L->e, L->file, node_line(k), node_col(k), scalar(k));
         struct mw_policy_choice *ch = &L->c->policy[pt];
         if (v->type == YAML_SCALAR_NODE) {
@@ -711,7 +711,7 @@ static int set_policy(struct mw_config *c, const char *rest, int rcol, const cha
     point[plen] = 0;
     int pcol = rcol + (int)(dot ? dot - rest + 1 : 0);
     if (dot) snprintf(param, sizeof param, "%s", dot + 1);
-    int pt = mw_point_from_name(point);
+    int pt = mw_slot_from_name(point);
     if (pt < 0) return unknown_point(e, SET_FILE, 1, rcol, point);
     struct mw_policy_choice *ch = &c->policy[pt];
     if (!dot || strcmp(param, "impl") == 0) {
@@ -731,7 +731,7 @@ static int set_policy(struct mw_config *c, const char *rest, int rcol, const cha
         return 0;
     }
     if (!lua) {
-        const struct mw_policy *p = mw_policy_find((enum mw_point)pt, ch->impl);
+        const struct mw_policy *p = mw_policy_find(mw_slot_point(pt), ch->impl);
         if (!p) return check_impl(pt, ch->impl, e, SET_FILE, 1, rcol);
         if (!mw_policy_param_find(p, param)) return unknown_param(p, param, e, SET_FILE, 1, pcol);
         int rc = check_param_value(p, param, val, e, SET_FILE, 1, vcol);
@@ -925,19 +925,22 @@ static int validate_dram(const struct mw_config *c, struct mw_err *e)
 
 static int validate_policies(const struct mw_config *c, struct mw_err *e)
 {
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+    for (int pt = 0; pt < MW_SLOT_COUNT; pt++) {
         const struct mw_policy_choice *ch = &c->policy[pt];
         const char *file = ch->file[0] ? ch->file : NULL;
-        if (!ch->impl[0]) return err_at(e, file, ch->line, ch->col, "policies.%s: no policy chosen", mw_point_names[pt]);
+        if (!ch->impl[0]) return err_at(e, file, ch->line, ch->col, "policies.%s: no policy chosen", mw_slot_names[pt]);
         int rc = check_impl(pt, ch->impl, e, file, ch->line, ch->col);
         if (rc) return rc;
         if (strcmp(ch->impl, "lua") == 0) {
+            if (pt == MW_SLOT_L2_REPLACEMENT)
+                return err_at(e, file, ch->line, ch->col,
+                              "policies.l2_replacement: a Lua policy is not supported for the L2 (use a built-in)");
             if (!ch->script[0])
                 return err_at(e, file, ch->line, ch->col, "policies.%s: impl 'lua' needs a 'script'",
-                              mw_point_names[pt]);
+                              mw_slot_names[pt]);
             continue;
         }
-        const struct mw_policy *p = mw_policy_find((enum mw_point)pt, ch->impl);
+        const struct mw_policy *p = mw_policy_find(mw_slot_point(pt), ch->impl);
         for (int i = 0; i < ch->nparams; i++) {
             const char *pf = ch->params[i].file[0] ? ch->params[i].file : NULL;
             if (!mw_policy_param_find(p, ch->params[i].key))

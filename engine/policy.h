@@ -23,6 +23,16 @@ enum mw_point {
 extern const char *const mw_point_names[MW_PT_COUNT]; /* "warp_scheduler", "l1d_bypass", ... */
 int mw_point_from_name(const char *name);              /* -1 if unknown */
 
+/* Policy slots of a simulation: one per decision point, plus a second replacement instance for the L2 slices
+ * (policies.l2_replacement), so that the L1D and the L2 can use different replacement policies. */
+enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_COUNT };
+extern const char *const mw_slot_names[MW_SLOT_COUNT]; /* the point names, then "l2_replacement" */
+int mw_slot_from_name(const char *name);                /* -1 if unknown */
+static inline enum mw_point mw_slot_point(int slot)
+{
+    return slot == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : (enum mw_point)slot;
+}
+
 /* ---- parameters ---------------------------------------------------------------------------------------- */
 enum mw_ptype { MW_PP_INT, MW_PP_DOUBLE, MW_PP_BOOL, MW_PP_ENUM };
 struct mw_param_desc {

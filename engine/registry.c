@@ -15,6 +15,18 @@ const char *const mw_point_names[MW_PT_COUNT] = {
     "replacement",
 };
 
+const char *const mw_slot_names[MW_SLOT_COUNT] = {
+    "warp_scheduler", "l1d_bypass", "granularity", "dram_scheduler", "cta_throttle", "ldst_scheduler",
+    "replacement", "l2_replacement",
+};
+
+int mw_slot_from_name(const char *name)
+{
+    for (int i = 0; i < MW_SLOT_COUNT; i++)
+        if (strcmp(name, mw_slot_names[i]) == 0) return i;
+    return -1;
+}
+
 int mw_point_from_name(const char *name)
 {
     for (int i = 0; i < MW_PT_COUNT; i++)

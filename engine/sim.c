@@ -19,14 +19,14 @@ static uint64_t period_fs(double mhz) { return (uint64_t)(1e9 / mhz + 0.5); }
 
 static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choice *ch, struct mw_err *e)
 {
-    enum mw_point point = pt == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : (enum mw_point)pt;
+    enum mw_point point = mw_slot_point(pt);
     const char *impl = ch->impl[0] ? ch->impl : NULL;
     const struct mw_policy *p = NULL;
     if (impl && strcmp(impl, "lua") != 0) p = mw_policy_find(point, impl);
-    if (!p) p = mw_policies(point)[0]; /* "lua" is installed by the Lua front end */
+    if (!p) p = mw_policy_default(point); /* for "lua": the C default until the Lua front end installs the script */
     if (impl && strcmp(impl, "lua") != 0 && !mw_policy_find(point, impl))
         return mw_err_set(e, MW_EINVAL, ch->file[0] ? ch->file : NULL, ch->line, ch->col,
-                          "unknown %s policy '%s'", mw_point_names[point], impl);
+                          "unknown %s policy '%s'", mw_slot_names[pt], impl);
     const char *keys[MW_POLICY_MAX_PARAMS], *vals[MW_POLICY_MAX_PARAMS];
     int n = 0;
     if (impl && strcmp(impl, "lua") != 0)
@@ -57,17 +57,11 @@ struct mw_sim *mw_sim_create(const struct mw_config *c, struct mw_err *e)
     }
     s->cfg = *c;
     mw_req_pool_init(&s->pool);
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        if (install_choice(s, pt, &c->policy[pt], e)) {
+    for (int k = 0; k < MW_SLOT_COUNT; k++) {
+        if (install_choice(s, k, &c->policy[k], e)) {
             mw_sim_destroy(s);
             return NULL;
         }
-    }
-    struct mw_policy_choice l2r = {0};
-    snprintf(l2r.impl, sizeof l2r.impl, "lru");
-    if (install_choice(s, MW_SLOT_L2_REPLACEMENT, &l2r, e)) {
-        mw_sim_destroy(s);
-        return NULL;
     }
     double mhz[MW_CLK_N] = {c->clock.core_mhz, c->clock.icnt_mhz, c->clock.l2_mhz, c->clock.dram_mhz};
     for (int i = 0; i < MW_CLK_N; i++) {

@@ -26,10 +26,6 @@ struct mw_gpu_stats {
     uint64_t kernels, ctas;
 };
 
-/* One installed policy instance per decision point (and one for L2 replacement), and the bundles that own
- * shared state across points. */
-enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_COUNT };
-
 struct mw_sim {
     struct mw_config cfg;
     struct mw_workload wl;
