@@ -84,6 +84,7 @@ struct lpol {
     int depth;        /* calls of this policy's hooks in progress (an event raised from inside its own hook) */
     int nested_msgh;  /* the message handler's slot of a nested call */
     uint32_t lua_events;
+    uint32_t c_events; /* the kinds the C default's on_event still gets (see c_decides) */
     lua_Integer budget;
     struct mbox *box;
     struct mw_policy_inst dflt; /* the point's C default, serving the hooks the table leaves out */
@@ -381,6 +382,13 @@ static void ws_issued_c(struct mw_policy_inst *pi, int sm, int sched, int w, con
     struct lpol *lp = LP(pi);
     DFLT(lp, struct mw_warp_sched_ops)->issued(&lp->dflt, sm, sched, w, in);
 }
+/* The table observes issues while the C default still picks: the default's own state first (GTO's greedy
+ * pointer), then the table's hook. */
+static void ws_issued_chain(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    ws_issued_c(pi, sm, sched, w, in);
+    ws_issued(pi, sm, sched, w, in);
+}
 
 /* ---- L1D bypass -------------------------------------------------------------------------------------------- */
 static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
@@ -618,12 +626,22 @@ static void rp_insert_c(struct mw_policy_inst *pi, int sm, int set, int way, con
     struct lpol *lp = LP(pi);
     DFLT(lp, struct mw_replacement_ops)->insert(&lp->dflt, sm, set, way, line);
 }
+static void rp_touch_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_touch_c(pi, sm, set, way, line);
+    rp_touch(pi, sm, set, way, line);
+}
+static void rp_insert_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_insert_c(pi, sm, set, way, line);
+    rp_insert(pi, sm, set, way, line);
+}
 
 /* ---- events ------------------------------------------------------------------------------------------------ */
 static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct lpol *lp = LP(pi);
-    if (lp->dpol->on_event && (lp->dpol->events >> ev->kind & 1u)) lp->dpol->on_event(&lp->dflt, ev);
+    if (lp->c_events >> ev->kind & 1u) lp->dpol->on_event(&lp->dflt, ev);
     if (lp->failed || !(lp->lua_events >> ev->kind & 1u)) return;
     lua_State *T = begin(lp, H_EVENT);
     lua_pushstring(T, event_names[ev->kind]);
@@ -843,17 +861,46 @@ static void new_cols(lua_State *T, const char *const *names, int n)
     }
 }
 
+/* Does the C default still make one of the point's decisions (a decision hook the table leaves out)? Then its
+ * state must stay current: the observer hooks (issued, touch, insert, on_event) chain, the default's first and
+ * the table's after. When the table makes every decision, its observers replace the default's. */
+static bool c_decides(const struct lpol *lp, const bool *has)
+{
+    const struct mw_policy *d = lp->dpol;
+    switch (lp->pt) {
+    case MW_PT_WARP_SCHED: {
+        const struct mw_warp_sched_ops *o = (const void *)d;
+        return (!has[H_WS_PICK] && o->pick) || (!has[H_WS_QUALIFY] && o->qualify);
+    }
+    case MW_PT_L1D_BYPASS: return !has[H_BY_DECIDE] && ((const struct mw_l1d_bypass_ops *)(const void *)d)->decide;
+    case MW_PT_GRANULARITY: return !has[H_GR_FETCH] && ((const struct mw_granularity_ops *)(const void *)d)->fetch;
+    case MW_PT_DRAM_SCHED: return !has[H_DR_PICK] && ((const struct mw_dram_sched_ops *)(const void *)d)->pick;
+    case MW_PT_CTA_THROTTLE: return !has[H_CT_LIMIT] && ((const struct mw_cta_throttle_ops *)(const void *)d)->limit;
+    case MW_PT_LDST_SCHED: {
+        const struct mw_ldst_sched_ops *o = (const void *)d;
+        return (!has[H_LD_SLOTS] && o->slots) || (!has[H_LD_PICK] && o->pick);
+    }
+    case MW_PT_REPLACEMENT: return !has[H_RP_VICTIM]; /* the engine always asks for a victim */
+    default: return false;
+    }
+}
+
 static void set_slots(struct lpol *lp)
 {
     const struct mw_policy *d = lp->dpol;
     bool has[H_N];
     for (int h = 0; h < H_N; h++) has[h] = lp->fn[h] != LUA_NOREF;
+    bool chain = c_decides(lp, has);
+    lp->c_events = d->on_event && (chain || !has[H_EVENT]) ? d->events : 0;
+    lp->ops.base.events = lp->lua_events | lp->c_events;
+    lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
     switch (lp->pt) {
     case MW_PT_WARP_SCHED: {
         const struct mw_warp_sched_ops *o = (const void *)d;
         lp->ops.ws.pick = has[H_WS_PICK] ? ws_pick : o->pick ? ws_pick_c : NULL;
         lp->ops.ws.qualify = has[H_WS_QUALIFY] ? ws_qualify : o->qualify ? ws_qualify_c : NULL;
-        lp->ops.ws.issued = has[H_WS_ISSUED] ? ws_issued : o->issued ? ws_issued_c : NULL;
+        lp->ops.ws.issued = has[H_WS_ISSUED] ? (chain && o->issued ? ws_issued_chain : ws_issued)
+                                             : o->issued ? ws_issued_c : NULL;
         break;
     }
     case MW_PT_L1D_BYPASS: {
@@ -885,8 +932,10 @@ static void set_slots(struct lpol *lp)
     case MW_PT_REPLACEMENT: {
         const struct mw_replacement_ops *o = (const void *)d;
         lp->ops.rp.victim = has[H_RP_VICTIM] ? rp_victim : rp_victim_c; /* the engine always needs a victim */
-        lp->ops.rp.touch = has[H_RP_TOUCH] ? rp_touch : o->touch ? rp_touch_c : NULL;
-        lp->ops.rp.insert = has[H_RP_INSERT] ? rp_insert : o->insert ? rp_insert_c : NULL;
+        lp->ops.rp.touch = has[H_RP_TOUCH] ? (chain && o->touch ? rp_touch_chain : rp_touch)
+                                           : o->touch ? rp_touch_c : NULL;
+        lp->ops.rp.insert = has[H_RP_INSERT] ? (chain && o->insert ? rp_insert_chain : rp_insert)
+                                             : o->insert ? rp_insert_c : NULL;
         lp->ops.rp.line_meta_bytes = o->line_meta_bytes;
         break;
     }
@@ -1056,8 +1105,6 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     lp->ops.base.params_size = 0;
     lp->ops.base.create = NULL;
     lp->ops.base.destroy = destroy;
-    lp->ops.base.events = lp->lua_events | (lp->dpol->on_event ? lp->dpol->events : 0);
-    lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
     set_slots(lp);
     return mw_sim_install_policy(s, pt, &pi, e);
 }

@@ -59,6 +59,18 @@ static void test_calls(void **state)
     assert_non_null(strstr(out, "ok  coroutine budget"));
 }
 
+/* Hooks a table leaves out fall back to the C default, whose state observer hooks keep current: a table with only
+ * `issued` (or only `touch`) gives exactly the C policy's stats. */
+static void test_fallback(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/fallback.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  issued-only table is gto: "));
+    assert_non_null(strstr(out, "ok  touch-only and insert-only tables are lru"));
+}
+
 /* A hook state's memory limit: a table growing without end stops the run naming the hook and its line. */
 static void test_limits(void **state)
 {
@@ -270,7 +282,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
-        cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),
+        cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
