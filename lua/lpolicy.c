@@ -802,6 +802,39 @@ static const luaL_Reg ctx_funcs[] = {
     {"l1d_set_of", c_set_of}, {"l1d_probe", c_probe},       {"l1d_flush", c_flush},
     {"set_window", c_set_window}, {"random", c_random},     {NULL, NULL}};
 
+/* A parameter given as text, the same from YAML, {impl = "lua", k = v} and a table's `params`: true/false as a
+ * boolean, a numeral as a number, anything else as the string. */
+static void push_param(lua_State *L, const char *v)
+{
+    if (!strcmp(v, "true") || !strcmp(v, "false")) lua_pushboolean(L, v[0] == 't');
+    else if (!lua_stringtonumber(L, v)) lua_pushstring(L, v);
+}
+
+/* The hook table's `params` (at idx of L), if any, must map names to numbers, booleans or strings. */
+static int check_params(lua_State *L, int idx, enum mw_point pt, struct mw_err *e)
+{
+    int t = lua_getfield(L, idx, "params"), rc = 0;
+    if (t == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (!rc && lua_next(L, -2)) {
+            int vt = lua_type(L, -1);
+            if (lua_type(L, -2) != LUA_TSTRING)
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: params: keys must be names, not %s",
+                                mw_point_names[pt], luaL_typename(L, -2));
+            else if (vt != LUA_TNUMBER && vt != LUA_TBOOLEAN && vt != LUA_TSTRING)
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                                "%s policy: params.%s: expected a number, boolean or string, got %s",
+                                mw_point_names[pt], lua_tostring(L, -2), luaL_typename(L, -1));
+            lua_pop(L, rc ? 2 : 1);
+        }
+    } else if (t != LUA_TNIL) {
+        rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: params must be a table {name = value}, not %s",
+                        mw_point_names[pt], luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+    return rc;
+}
+
 /* Push the context table m for policy lp onto L. */
 static void push_ctx(lua_State *L, struct lpol *lp, const char *const *keys, const char *const *values, int n)
 {
@@ -822,10 +855,23 @@ static void push_ctx(lua_State *L, struct lpol *lp, const char *const *keys, con
     lua_pushinteger(L, c->l1d.mshr_entries), lua_setfield(L, -2, "l1d_mshrs");
     lua_pushinteger(L, c->l2.n_partitions), lua_setfield(L, -2, "dram_channels");
     lua_pushinteger(L, c->dram.banks), lua_setfield(L, -2, "dram_banks");
+    /* m.params: the table's own `params` (a script's defaults), then the given keys/values over them */
     lua_createtable(L, 0, n);
+    int pt = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lp->table_ref);
+    if (lua_getfield(L, -1, "params") == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) { /* types checked by check_params */
+            lua_pushvalue(L, -2);
+            if (lua_type(L, -2) == LUA_TSTRING) push_param(L, lua_tostring(L, -2));
+            else lua_pushvalue(L, -2);
+            lua_rawset(L, pt);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 2);
     for (int i = 0; i < n; i++) {
-        if (!strcmp(values[i], "true") || !strcmp(values[i], "false")) lua_pushboolean(L, values[i][0] == 't');
-        else if (!lua_stringtonumber(L, values[i])) lua_pushstring(L, values[i]);
+        push_param(L, values[i]);
         lua_setfield(L, -2, keys[i]);
     }
     lua_setfield(L, -2, "params");
@@ -1002,6 +1048,8 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
         }
         lua_pop(L, 1);
     }
+    int prc = check_params(L, idx, pt, e);
+    if (prc) return prc;
     struct lpol *lp = calloc(1, sizeof *lp);
     if (!lp) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     lp->pt = pt;

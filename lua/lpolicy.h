@@ -16,7 +16,8 @@
 #define MW_LUA_MEMORY_MIB 64
 
 /* Build a policy for point pt from the hook table at index idx of L and install it in s. The hooks run on a
- * thread of L (the caller's own state and libraries). keys/values (may be NULL) become m.params. */
+ * thread of L (the caller's own state and libraries). m.params is the table's `params` field with keys/values
+ * (may be NULL) over it, every value converted as YAML text is (true/false, numerals, else strings). */
 int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
                         const char *const *values, int n, struct mw_err *e);
 /* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only,

@@ -71,6 +71,18 @@ static void test_fallback(void **state)
     assert_non_null(strstr(out, "ok  touch-only and insert-only tables are lru"));
 }
 
+/* m.params is the same for a script given parameters from YAML or {impl = "lua"} and for a table of hooks with a
+ * `params` field. */
+static void test_params(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/params.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  table, params as text"));
+    assert_non_null(strstr(out, "ok  params errors"));
+}
+
 /* A hook state's memory limit: a table growing without end stops the run naming the hook and its line. */
 static void test_limits(void **state)
 {
@@ -283,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,8 @@ local opts = { workload = "rodinia.bfs", size = "tiny", seed = 1 }
 local issued = 0
 local st = T.run(opts, "warp_scheduler", { issued = function(m, sm, sched, warp, pc, op) issued = issued + 1 end })
 T.same_stats(T.run(opts, "warp_scheduler", "gto"), st, "issued-only table vs gto")
-assert(issued == st["gpu.warp_insts"], string.format("issued %d times, %d warp instructions", issued, st["gpu.warp_insts"]))
+assert(issued == st["gpu.warp_insts"],
+       string.format("issued %d times, %d warp instructions", issued, st["gpu.warp_insts"]))
 print(string.format("ok  issued-only table is gto: %d cycles, %d issues", st["gpu.cycles"], issued))
 
 -- only `qualify` (every warp may issue): GTO's pick and issued both from C
