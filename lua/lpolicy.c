@@ -34,6 +34,119 @@ const char *mw_lua_default_policy(enum mw_point pt) { return default_names[pt]; 
 static const char *const event_names[MW_EV_COUNT] = {
     "kernel_start", "kernel_end", "cta_launch", "cta_done", "warp_exit", "l1d_hit",
     "l1d_miss",     "l1d_fill",   "l1d_evict",  "load_done", "window"};
+_Static_assert(MW_EV_COUNT == 11, "event_names must name every MW_EV_*");
+static const char *const stall_names[MW_STALL_COUNT] = {"none", "line_alloc", "mshr", "miss_queue"};
+_Static_assert(MW_STALL_COUNT == 4, "stall_names must name every MW_STALL_*");
+
+/* ---- name tables: mw.ops, mw.events, mw.points, mw.stalls --------------------------------------------------
+ * Each maps name -> number and number -> name, numbers as in the engine's enums (from 0), behind a read-only
+ * proxy: assignment is an error, # is the count, pairs gives name, number in number order. */
+static int ro_newindex(lua_State *L)
+{
+    return luaL_error(L, "%s is read-only", lua_tostring(L, lua_upvalueindex(1)));
+}
+static int names_len(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+static int names_next(lua_State *L) /* upvalues: the two-way table, the count */
+{
+    lua_Integer i = 0;
+    if (!lua_isnoneornil(L, 2)) {
+        lua_pushvalue(L, 2);
+        lua_rawget(L, lua_upvalueindex(1));
+        i = lua_tointeger(L, -1) + 1;
+    }
+    if (i >= lua_tointeger(L, lua_upvalueindex(2))) return 0;
+    lua_rawgeti(L, lua_upvalueindex(1), i);
+    lua_pushinteger(L, i);
+    return 2;
+}
+static int names_pairs(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushcclosure(L, names_next, 2);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+static int ro_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    return lua_next(L, lua_upvalueindex(1)) ? 2 : 0;
+}
+static int ro_pairs(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, ro_next, 1);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+static int ro_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, lua_upvalueindex(1)));
+    return 1;
+}
+
+/* Replace the table on top of L by a read-only proxy of it; `label` names it in the error of an assignment.
+ * pairs and # go to the table itself unless names_n > 0: then it is a name table of that many entries. */
+static void make_readonly(lua_State *L, const char *label, int names_n)
+{
+    int real = lua_gettop(L);
+    lua_createtable(L, 0, 0); /* the proxy */
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, real);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, label);
+    lua_pushcclosure(L, ro_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, real);
+    if (names_n > 0) {
+        lua_pushinteger(L, names_n);
+        lua_pushcclosure(L, names_pairs, 2);
+        lua_setfield(L, -2, "__pairs");
+        lua_pushinteger(L, names_n);
+        lua_pushcclosure(L, names_len, 1);
+    } else {
+        lua_pushcclosure(L, ro_pairs, 1);
+        lua_setfield(L, -2, "__pairs");
+        lua_pushvalue(L, real);
+        lua_pushcclosure(L, ro_len, 1);
+    }
+    lua_setfield(L, -2, "__len");
+    lua_pushliteral(L, "read-only");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_replace(L, real);
+}
+
+static void set_name_table(lua_State *L, int t, const char *prefix, const char *field, const char *const *names,
+                           int n)
+{
+    lua_createtable(L, n, n);
+    for (int i = 0; i < n; i++) {
+        lua_pushstring(L, names[i]);
+        lua_rawseti(L, -2, i);
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, names[i]);
+    }
+    char label[64];
+    snprintf(label, sizeof label, "%s.%s", prefix, field);
+    make_readonly(L, label, n);
+    lua_setfield(L, t, field);
+}
+
+void mw_lua_set_names(lua_State *L, int idx, const char *prefix)
+{
+    idx = lua_absindex(L, idx);
+    set_name_table(L, idx, prefix, "ops", mw_op_names, MW_OP_COUNT);
+    set_name_table(L, idx, prefix, "events", event_names, MW_EV_COUNT);
+    set_name_table(L, idx, prefix, "points", mw_point_names, MW_PT_COUNT);
+    set_name_table(L, idx, prefix, "stalls", stall_names, MW_STALL_COUNT);
+}
 
 /* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables. */
 enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS, S_COL0 };
@@ -1191,6 +1304,11 @@ int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script,
     lua_pushinteger(L, mw_sim_config(s)->sim.seed);
     lua_call(L, 1, 0);
     lua_settop(L, 0);
+    /* mw: the name tables (the rest of the module needs the caller's state) */
+    lua_createtable(L, 0, 4);
+    mw_lua_set_names(L, -1, "mw");
+    make_readonly(L, "mw", 0);
+    lua_setglobal(L, "mw");
     lua_pushcfunction(L, msgh);
     if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
         int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));

@@ -83,6 +83,18 @@ static void test_params(void **state)
     assert_non_null(strstr(out, "ok  params errors"));
 }
 
+/* The name tables mw.ops, mw.events, mw.points, mw.stalls, in the module and in a hook state. */
+static void test_names(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/names.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  mw.ops, mw.events, mw.points, mw.stalls"));
+    assert_non_null(strstr(out, "ok  hook arguments by name"));
+    assert_non_null(strstr(out, "ok  names in a hook state"));
+}
+
 /* A hook state's memory limit: a table growing without end stops the run naming the hook and its line. */
 static void test_limits(void **state)
 {
@@ -295,7 +307,7 @@ int main(void)
         cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
-        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_params),   cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
