@@ -5,12 +5,14 @@
 
 #include "inspect.h"
 
+#include <errno.h>
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Hook slots, each belonging to one point (H_EVENT to all). */
 enum {
@@ -264,6 +266,118 @@ static void close_hook_state(lua_State *L)
     struct lmem *m = hook_state_mem(L);
     lua_close(L);
     free(m);
+}
+
+/* ---- require in hook states --------------------------------------------------------------------------------
+ * A script policy may be split into Lua text modules in its own folder: require "a.b" loads <folder>/a/b.lua
+ * once per hook state (names are relative to the script's folder, also from a module in a subfolder). Nothing
+ * else can be loaded: no bytecode (mode "t"), no C modules, no names with "..", no absolute paths, and no file
+ * that resolves outside the folder (checked on the real path, so a symbolic link out of it is refused too). */
+enum { REQ_DIR = 1, REQ_SHOWN, REQ_LOADED }; /* upvalues: real folder, folder as given ("" or "dir/"), loaded */
+static const char req_loading = 'r';        /* loaded[name] while the module's chunk runs */
+#define REQ_ONLY "a policy script may require only Lua files from its own folder and its subfolders"
+
+struct req_reader {
+    FILE *f;
+    char buf[4096];
+};
+static const char *req_read(lua_State *L, void *ud, size_t *n)
+{
+    (void)L;
+    struct req_reader *r = ud;
+    *n = fread(r->buf, 1, sizeof r->buf, r->f);
+    return *n ? r->buf : NULL;
+}
+
+static int hs_require(lua_State *L)
+{
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    lua_settop(L, 1);
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(REQ_LOADED)) != LUA_TNIL) {
+        if (lua_touserdata(L, -1) == &req_loading)
+            return luaL_error(L, "require \"%s\": circular: the module is still loading", name);
+        return 1;
+    }
+    lua_pop(L, 1);
+    const char *dir = lua_tostring(L, lua_upvalueindex(REQ_DIR)), *why = NULL;
+    if (!len || strlen(name) != len) why = "not a module name";
+    else if (strstr(name, "..")) why = "a module name may not contain \"..\"";
+    else if (name[0] == '/') why = "a module name may not be an absolute path";
+    else if (!dir[0]) why = "the script's folder could not be resolved";
+    if (why) return luaL_error(L, "require \"%s\": %s (" REQ_ONLY ")", name, why);
+    const char *rel = luaL_gsub(L, name, ".", "/");
+    const char *path = lua_pushfstring(L, "%s/%s.lua", dir, rel);
+    const char *shown = lua_pushfstring(L, "%s%s.lua", lua_tostring(L, lua_upvalueindex(REQ_SHOWN)), rel);
+    const char *chunkname = lua_pushfstring(L, "@%s", shown);
+    char *real = realpath(path, NULL);
+    if (!real)
+        return luaL_error(L, "require \"%s\": no file %s (" REQ_ONLY "; C modules cannot be loaded)", name, shown);
+    size_t dl = strlen(dir);
+    bool inside = dl == 1 || (!strncmp(real, dir, dl) && real[dl] == '/'); /* dl == 1: the folder is "/" */
+    struct stat st;
+    bool regular = !stat(real, &st) && S_ISREG(st.st_mode);
+    struct req_reader r = {.f = inside && regular ? fopen(real, "r") : NULL};
+    int err = errno;
+    free(real);
+    if (!inside)
+        return luaL_error(L, "require \"%s\": %s resolves outside the script's folder (" REQ_ONLY ")", name, shown);
+    if (!regular) return luaL_error(L, "require \"%s\": %s is not a file", name, shown);
+    if (!r.f) return luaL_error(L, "require \"%s\": cannot open %s: %s", name, shown, strerror(err));
+    int rc = lua_load(L, req_read, &r, chunkname, "t"); /* protected: nothing raises while the file is open */
+    fclose(r.f);
+    if (rc != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        if (msg && !strncmp(msg, shown, strlen(shown))) return luaL_error(L, "require \"%s\": %s", name, msg);
+        return luaL_error(L, "require \"%s\": %s: %s", name, shown, msg ? msg : "cannot load");
+    }
+    lua_pushvalue(L, 1);
+    lua_pushlightuserdata(L, (void *)&req_loading);
+    lua_rawset(L, lua_upvalueindex(REQ_LOADED));
+    lua_pushvalue(L, 1);
+    lua_pushstring(L, shown);
+    rc = lua_pcall(L, 2, 1, 0); /* the chunk gets (name, file) as `...`, as with Lua's own require */
+    if (rc != LUA_OK) {
+        lua_pushvalue(L, 1);
+        lua_pushnil(L);
+        lua_rawset(L, lua_upvalueindex(REQ_LOADED));
+        if (rc == LUA_ERRMEM || lua_type(L, -1) != LUA_TSTRING) return lua_error(L);
+        return luaL_error(L, "require \"%s\": %s", name, lua_tostring(L, -1));
+    }
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, lua_upvalueindex(REQ_LOADED));
+    return 1;
+}
+
+/* Set the hook state's global require for a script at path `script`; the value on top of L (the state's mw) is
+ * what require "moonwarp" returns, and is popped. */
+static void open_require(lua_State *L, const char *script)
+{
+    const char *slash = strrchr(script, '/');
+    int dl = slash ? (int)(slash - script) : 0;
+    char *real = NULL;
+    if (!slash) real = realpath(".", NULL);
+    else if (dl == 0) real = realpath("/", NULL);
+    else {
+        lua_pushlstring(L, script, (size_t)dl);
+        real = realpath(lua_tostring(L, -1), NULL);
+        lua_pop(L, 1);
+    }
+    lua_pushstring(L, real ? real : "");
+    free(real);
+    lua_pushlstring(L, script, slash ? (size_t)dl + 1 : 0);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -4);
+    lua_setfield(L, -2, "moonwarp");
+    lua_pushcclosure(L, hs_require, 3);
+    lua_setglobal(L, "require");
+    lua_pop(L, 1);
 }
 
 /* ---- protected calls ----------------------------------------------------------------------------------- */
@@ -1308,7 +1422,9 @@ int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script,
     lua_createtable(L, 0, 4);
     mw_lua_set_names(L, -1, "mw");
     make_readonly(L, "mw", 0);
+    lua_pushvalue(L, -1);
     lua_setglobal(L, "mw");
+    open_require(L, script);
     lua_pushcfunction(L, msgh);
     if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
         int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));

@@ -95,6 +95,21 @@ static void test_names(void **state)
     assert_non_null(strstr(out, "ok  names in a hook state"));
 }
 
+/* require in a script policy's hook state: modules of the script's folder only, cached, clear refusals. */
+static void test_require(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/require.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  a script policy from modules of its folder is gto"));
+    assert_non_null(strstr(out, "require \"../pol_gto\": a module name may not contain \"..\""));
+    assert_non_null(strstr(out, "require \"socket.core\": no file tests/lua/req/socket/core.lua"));
+    assert_non_null(strstr(out, "link.lua resolves outside the script's folder"));
+    assert_non_null(strstr(out, "bytecode.lua: attempt to load a binary chunk (mode is 't')"));
+    assert_non_null(strstr(out, "ok  require refuses what is not a Lua text module of the folder"));
+}
+
 /* A hook state's memory limit: a table growing without end stops the run naming the hook and its line. */
 static void test_limits(void **state)
 {
@@ -307,7 +322,7 @@ int main(void)
         cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
-        cmocka_unit_test(test_params),   cmocka_unit_test(test_names),
+        cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
