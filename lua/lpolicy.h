@@ -20,9 +20,9 @@
  * (may be NULL) over it, every value converted as YAML text is (true/false, numerals, else strings). */
 int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
                         const char *const *values, int n, struct mw_err *e);
-/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only,
- * math.random seeded from the run's seed and a capped allocator (MW_LUA_MEMORY_MIB or the table's `memory`),
- * and install it in s. */
+/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only, the name
+ * tables as a read-only global `mw`, a `require` of Lua text modules from the script's folder, math.random seeded
+ * from the run's seed and a capped allocator (MW_LUA_MEMORY_MIB or the table's `memory`), and install it in s. */
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
                          const char *const *values, int n, struct mw_err *e);
 /* Install every `impl: lua` policy of config c in s (mw_sim_create installed the C default there). */
