@@ -833,12 +833,7 @@ int luaopen_moonwarp(lua_State *L)
     }
     lua_pop(L, 1);
     luaL_newlib(L, mw_funcs);
-    lua_createtable(L, MW_PT_COUNT, 0);
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        lua_pushstring(L, mw_point_names[pt]);
-        lua_rawseti(L, -2, pt + 1);
-    }
-    lua_setfield(L, -2, "points");
+    mw_lua_set_names(L, -1, "mw"); /* mw.ops, mw.events, mw.points, mw.stalls */
     lua_pushliteral(L, "0.1");
     lua_setfield(L, -2, "version");
 #ifdef MW_LUA_DIR

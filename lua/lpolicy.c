@@ -5,12 +5,14 @@
 
 #include "inspect.h"
 
+#include <errno.h>
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Hook slots, each belonging to one point (H_EVENT to all). */
 enum {
@@ -34,6 +36,119 @@ const char *mw_lua_default_policy(enum mw_point pt) { return default_names[pt]; 
 static const char *const event_names[MW_EV_COUNT] = {
     "kernel_start", "kernel_end", "cta_launch", "cta_done", "warp_exit", "l1d_hit",
     "l1d_miss",     "l1d_fill",   "l1d_evict",  "load_done", "window"};
+_Static_assert(MW_EV_COUNT == 11, "event_names must name every MW_EV_*");
+static const char *const stall_names[MW_STALL_COUNT] = {"none", "line_alloc", "mshr", "miss_queue"};
+_Static_assert(MW_STALL_COUNT == 4, "stall_names must name every MW_STALL_*");
+
+/* ---- name tables: mw.ops, mw.events, mw.points, mw.stalls --------------------------------------------------
+ * Each maps name -> number and number -> name, numbers as in the engine's enums (from 0), behind a read-only
+ * proxy: assignment is an error, # is the count, pairs gives name, number in number order. */
+static int ro_newindex(lua_State *L)
+{
+    return luaL_error(L, "%s is read-only", lua_tostring(L, lua_upvalueindex(1)));
+}
+static int names_len(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+static int names_next(lua_State *L) /* upvalues: the two-way table, the count */
+{
+    lua_Integer i = 0;
+    if (!lua_isnoneornil(L, 2)) {
+        lua_pushvalue(L, 2);
+        lua_rawget(L, lua_upvalueindex(1));
+        i = lua_tointeger(L, -1) + 1;
+    }
+    if (i >= lua_tointeger(L, lua_upvalueindex(2))) return 0;
+    lua_rawgeti(L, lua_upvalueindex(1), i);
+    lua_pushinteger(L, i);
+    return 2;
+}
+static int names_pairs(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushcclosure(L, names_next, 2);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+static int ro_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    return lua_next(L, lua_upvalueindex(1)) ? 2 : 0;
+}
+static int ro_pairs(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, ro_next, 1);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+static int ro_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, lua_upvalueindex(1)));
+    return 1;
+}
+
+/* Replace the table on top of L by a read-only proxy of it; `label` names it in the error of an assignment.
+ * pairs and # go to the table itself unless names_n > 0: then it is a name table of that many entries. */
+static void make_readonly(lua_State *L, const char *label, int names_n)
+{
+    int real = lua_gettop(L);
+    lua_createtable(L, 0, 0); /* the proxy */
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, real);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, label);
+    lua_pushcclosure(L, ro_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, real);
+    if (names_n > 0) {
+        lua_pushinteger(L, names_n);
+        lua_pushcclosure(L, names_pairs, 2);
+        lua_setfield(L, -2, "__pairs");
+        lua_pushinteger(L, names_n);
+        lua_pushcclosure(L, names_len, 1);
+    } else {
+        lua_pushcclosure(L, ro_pairs, 1);
+        lua_setfield(L, -2, "__pairs");
+        lua_pushvalue(L, real);
+        lua_pushcclosure(L, ro_len, 1);
+    }
+    lua_setfield(L, -2, "__len");
+    lua_pushliteral(L, "read-only");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_replace(L, real);
+}
+
+static void set_name_table(lua_State *L, int t, const char *prefix, const char *field, const char *const *names,
+                           int n)
+{
+    lua_createtable(L, n, n);
+    for (int i = 0; i < n; i++) {
+        lua_pushstring(L, names[i]);
+        lua_rawseti(L, -2, i);
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, names[i]);
+    }
+    char label[64];
+    snprintf(label, sizeof label, "%s.%s", prefix, field);
+    make_readonly(L, label, n);
+    lua_setfield(L, t, field);
+}
+
+void mw_lua_set_names(lua_State *L, int idx, const char *prefix)
+{
+    idx = lua_absindex(L, idx);
+    set_name_table(L, idx, prefix, "ops", mw_op_names, MW_OP_COUNT);
+    set_name_table(L, idx, prefix, "events", event_names, MW_EV_COUNT);
+    set_name_table(L, idx, prefix, "points", mw_point_names, MW_PT_COUNT);
+    set_name_table(L, idx, prefix, "stalls", stall_names, MW_STALL_COUNT);
+}
 
 /* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables. */
 enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS, S_COL0 };
@@ -84,6 +199,7 @@ struct lpol {
     int depth;        /* calls of this policy's hooks in progress (an event raised from inside its own hook) */
     int nested_msgh;  /* the message handler's slot of a nested call */
     uint32_t lua_events;
+    uint32_t c_events; /* the kinds the C default's on_event still gets (see c_decides) */
     lua_Integer budget;
     struct mbox *box;
     struct mw_policy_inst dflt; /* the point's C default, serving the hooks the table leaves out */
@@ -150,6 +266,118 @@ static void close_hook_state(lua_State *L)
     struct lmem *m = hook_state_mem(L);
     lua_close(L);
     free(m);
+}
+
+/* ---- require in hook states --------------------------------------------------------------------------------
+ * A script policy may be split into Lua text modules in its own folder: require "a.b" loads <folder>/a/b.lua
+ * once per hook state (names are relative to the script's folder, also from a module in a subfolder). Nothing
+ * else can be loaded: no bytecode (mode "t"), no C modules, no names with "..", no absolute paths, and no file
+ * that resolves outside the folder (checked on the real path, so a symbolic link out of it is refused too). */
+enum { REQ_DIR = 1, REQ_SHOWN, REQ_LOADED }; /* upvalues: real folder, folder as given ("" or "dir/"), loaded */
+static const char req_loading = 'r';        /* loaded[name] while the module's chunk runs */
+#define REQ_ONLY "a policy script may require only Lua files from its own folder and its subfolders"
+
+struct req_reader {
+    FILE *f;
+    char buf[4096];
+};
+static const char *req_read(lua_State *L, void *ud, size_t *n)
+{
+    (void)L;
+    struct req_reader *r = ud;
+    *n = fread(r->buf, 1, sizeof r->buf, r->f);
+    return *n ? r->buf : NULL;
+}
+
+static int hs_require(lua_State *L)
+{
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    lua_settop(L, 1);
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(REQ_LOADED)) != LUA_TNIL) {
+        if (lua_touserdata(L, -1) == &req_loading)
+            return luaL_error(L, "require \"%s\": circular: the module is still loading", name);
+        return 1;
+    }
+    lua_pop(L, 1);
+    const char *dir = lua_tostring(L, lua_upvalueindex(REQ_DIR)), *why = NULL;
+    if (!len || strlen(name) != len) why = "not a module name";
+    else if (strstr(name, "..")) why = "a module name may not contain \"..\"";
+    else if (name[0] == '/') why = "a module name may not be an absolute path";
+    else if (!dir[0]) why = "the script's folder could not be resolved";
+    if (why) return luaL_error(L, "require \"%s\": %s (" REQ_ONLY ")", name, why);
+    const char *rel = luaL_gsub(L, name, ".", "/");
+    const char *path = lua_pushfstring(L, "%s/%s.lua", dir, rel);
+    const char *shown = lua_pushfstring(L, "%s%s.lua", lua_tostring(L, lua_upvalueindex(REQ_SHOWN)), rel);
+    const char *chunkname = lua_pushfstring(L, "@%s", shown);
+    char *real = realpath(path, NULL);
+    if (!real)
+        return luaL_error(L, "require \"%s\": no file %s (" REQ_ONLY "; C modules cannot be loaded)", name, shown);
+    size_t dl = strlen(dir);
+    bool inside = dl == 1 || (!strncmp(real, dir, dl) && real[dl] == '/'); /* dl == 1: the folder is "/" */
+    struct stat st;
+    bool regular = !stat(real, &st) && S_ISREG(st.st_mode);
+    struct req_reader r = {.f = inside && regular ? fopen(real, "r") : NULL};
+    int err = errno;
+    free(real);
+    if (!inside)
+        return luaL_error(L, "require \"%s\": %s resolves outside the script's folder (" REQ_ONLY ")", name, shown);
+    if (!regular) return luaL_error(L, "require \"%s\": %s is not a file", name, shown);
+    if (!r.f) return luaL_error(L, "require \"%s\": cannot open %s: %s", name, shown, strerror(err));
+    int rc = lua_load(L, req_read, &r, chunkname, "t"); /* protected: nothing raises while the file is open */
+    fclose(r.f);
+    if (rc != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        if (msg && !strncmp(msg, shown, strlen(shown))) return luaL_error(L, "require \"%s\": %s", name, msg);
+        return luaL_error(L, "require \"%s\": %s: %s", name, shown, msg ? msg : "cannot load");
+    }
+    lua_pushvalue(L, 1);
+    lua_pushlightuserdata(L, (void *)&req_loading);
+    lua_rawset(L, lua_upvalueindex(REQ_LOADED));
+    lua_pushvalue(L, 1);
+    lua_pushstring(L, shown);
+    rc = lua_pcall(L, 2, 1, 0); /* the chunk gets (name, file) as `...`, as with Lua's own require */
+    if (rc != LUA_OK) {
+        lua_pushvalue(L, 1);
+        lua_pushnil(L);
+        lua_rawset(L, lua_upvalueindex(REQ_LOADED));
+        if (rc == LUA_ERRMEM || lua_type(L, -1) != LUA_TSTRING) return lua_error(L);
+        return luaL_error(L, "require \"%s\": %s", name, lua_tostring(L, -1));
+    }
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, lua_upvalueindex(REQ_LOADED));
+    return 1;
+}
+
+/* Set the hook state's global require for a script at path `script`; the value on top of L (the state's mw) is
+ * what require "moonwarp" returns, and is popped. */
+static void open_require(lua_State *L, const char *script)
+{
+    const char *slash = strrchr(script, '/');
+    int dl = slash ? (int)(slash - script) : 0;
+    char *real = NULL;
+    if (!slash) real = realpath(".", NULL);
+    else if (dl == 0) real = realpath("/", NULL);
+    else {
+        lua_pushlstring(L, script, (size_t)dl);
+        real = realpath(lua_tostring(L, -1), NULL);
+        lua_pop(L, 1);
+    }
+    lua_pushstring(L, real ? real : "");
+    free(real);
+    lua_pushlstring(L, script, slash ? (size_t)dl + 1 : 0);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -4);
+    lua_setfield(L, -2, "moonwarp");
+    lua_pushcclosure(L, hs_require, 3);
+    lua_setglobal(L, "require");
+    lua_pop(L, 1);
 }
 
 /* ---- protected calls ----------------------------------------------------------------------------------- */
@@ -380,6 +608,13 @@ static void ws_issued_c(struct mw_policy_inst *pi, int sm, int sched, int w, con
 {
     struct lpol *lp = LP(pi);
     DFLT(lp, struct mw_warp_sched_ops)->issued(&lp->dflt, sm, sched, w, in);
+}
+/* The table observes issues while the C default still picks: the default's own state first (GTO's greedy
+ * pointer), then the table's hook. */
+static void ws_issued_chain(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    ws_issued_c(pi, sm, sched, w, in);
+    ws_issued(pi, sm, sched, w, in);
 }
 
 /* ---- L1D bypass -------------------------------------------------------------------------------------------- */
@@ -618,12 +853,22 @@ static void rp_insert_c(struct mw_policy_inst *pi, int sm, int set, int way, con
     struct lpol *lp = LP(pi);
     DFLT(lp, struct mw_replacement_ops)->insert(&lp->dflt, sm, set, way, line);
 }
+static void rp_touch_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_touch_c(pi, sm, set, way, line);
+    rp_touch(pi, sm, set, way, line);
+}
+static void rp_insert_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_insert_c(pi, sm, set, way, line);
+    rp_insert(pi, sm, set, way, line);
+}
 
 /* ---- events ------------------------------------------------------------------------------------------------ */
 static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct lpol *lp = LP(pi);
-    if (lp->dpol->on_event && (lp->dpol->events >> ev->kind & 1u)) lp->dpol->on_event(&lp->dflt, ev);
+    if (lp->c_events >> ev->kind & 1u) lp->dpol->on_event(&lp->dflt, ev);
     if (lp->failed || !(lp->lua_events >> ev->kind & 1u)) return;
     lua_State *T = begin(lp, H_EVENT);
     lua_pushstring(T, event_names[ev->kind]);
@@ -784,6 +1029,39 @@ static const luaL_Reg ctx_funcs[] = {
     {"l1d_set_of", c_set_of}, {"l1d_probe", c_probe},       {"l1d_flush", c_flush},
     {"set_window", c_set_window}, {"random", c_random},     {NULL, NULL}};
 
+/* A parameter given as text, the same from YAML, {impl = "lua", k = v} and a table's `params`: true/false as a
+ * boolean, a numeral as a number, anything else as the string. */
+static void push_param(lua_State *L, const char *v)
+{
+    if (!strcmp(v, "true") || !strcmp(v, "false")) lua_pushboolean(L, v[0] == 't');
+    else if (!lua_stringtonumber(L, v)) lua_pushstring(L, v);
+}
+
+/* The hook table's `params` (at idx of L), if any, must map names to numbers, booleans or strings. */
+static int check_params(lua_State *L, int idx, enum mw_point pt, struct mw_err *e)
+{
+    int t = lua_getfield(L, idx, "params"), rc = 0;
+    if (t == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (!rc && lua_next(L, -2)) {
+            int vt = lua_type(L, -1);
+            if (lua_type(L, -2) != LUA_TSTRING)
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: params: keys must be names, not %s",
+                                mw_point_names[pt], luaL_typename(L, -2));
+            else if (vt != LUA_TNUMBER && vt != LUA_TBOOLEAN && vt != LUA_TSTRING)
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                                "%s policy: params.%s: expected a number, boolean or string, got %s",
+                                mw_point_names[pt], lua_tostring(L, -2), luaL_typename(L, -1));
+            lua_pop(L, rc ? 2 : 1);
+        }
+    } else if (t != LUA_TNIL) {
+        rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: params must be a table {name = value}, not %s",
+                        mw_point_names[pt], luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+    return rc;
+}
+
 /* Push the context table m for policy lp onto L. */
 static void push_ctx(lua_State *L, struct lpol *lp, const char *const *keys, const char *const *values, int n)
 {
@@ -804,10 +1082,23 @@ static void push_ctx(lua_State *L, struct lpol *lp, const char *const *keys, con
     lua_pushinteger(L, c->l1d.mshr_entries), lua_setfield(L, -2, "l1d_mshrs");
     lua_pushinteger(L, c->l2.n_partitions), lua_setfield(L, -2, "dram_channels");
     lua_pushinteger(L, c->dram.banks), lua_setfield(L, -2, "dram_banks");
+    /* m.params: the table's own `params` (a script's defaults), then the given keys/values over them */
     lua_createtable(L, 0, n);
+    int pt = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lp->table_ref);
+    if (lua_getfield(L, -1, "params") == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) { /* types checked by check_params */
+            lua_pushvalue(L, -2);
+            if (lua_type(L, -2) == LUA_TSTRING) push_param(L, lua_tostring(L, -2));
+            else lua_pushvalue(L, -2);
+            lua_rawset(L, pt);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 2);
     for (int i = 0; i < n; i++) {
-        if (!strcmp(values[i], "true") || !strcmp(values[i], "false")) lua_pushboolean(L, values[i][0] == 't');
-        else if (!lua_stringtonumber(L, values[i])) lua_pushstring(L, values[i]);
+        push_param(L, values[i]);
         lua_setfield(L, -2, keys[i]);
     }
     lua_setfield(L, -2, "params");
@@ -843,17 +1134,46 @@ static void new_cols(lua_State *T, const char *const *names, int n)
     }
 }
 
+/* Does the C default still make one of the point's decisions (a decision hook the table leaves out)? Then its
+ * state must stay current: the observer hooks (issued, touch, insert, on_event) chain, the default's first and
+ * the table's after. When the table makes every decision, its observers replace the default's. */
+static bool c_decides(const struct lpol *lp, const bool *has)
+{
+    const struct mw_policy *d = lp->dpol;
+    switch (lp->pt) {
+    case MW_PT_WARP_SCHED: {
+        const struct mw_warp_sched_ops *o = (const void *)d;
+        return (!has[H_WS_PICK] && o->pick) || (!has[H_WS_QUALIFY] && o->qualify);
+    }
+    case MW_PT_L1D_BYPASS: return !has[H_BY_DECIDE] && ((const struct mw_l1d_bypass_ops *)(const void *)d)->decide;
+    case MW_PT_GRANULARITY: return !has[H_GR_FETCH] && ((const struct mw_granularity_ops *)(const void *)d)->fetch;
+    case MW_PT_DRAM_SCHED: return !has[H_DR_PICK] && ((const struct mw_dram_sched_ops *)(const void *)d)->pick;
+    case MW_PT_CTA_THROTTLE: return !has[H_CT_LIMIT] && ((const struct mw_cta_throttle_ops *)(const void *)d)->limit;
+    case MW_PT_LDST_SCHED: {
+        const struct mw_ldst_sched_ops *o = (const void *)d;
+        return (!has[H_LD_SLOTS] && o->slots) || (!has[H_LD_PICK] && o->pick);
+    }
+    case MW_PT_REPLACEMENT: return !has[H_RP_VICTIM]; /* the engine always asks for a victim */
+    default: return false;
+    }
+}
+
 static void set_slots(struct lpol *lp)
 {
     const struct mw_policy *d = lp->dpol;
     bool has[H_N];
     for (int h = 0; h < H_N; h++) has[h] = lp->fn[h] != LUA_NOREF;
+    bool chain = c_decides(lp, has);
+    lp->c_events = d->on_event && (chain || !has[H_EVENT]) ? d->events : 0;
+    lp->ops.base.events = lp->lua_events | lp->c_events;
+    lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
     switch (lp->pt) {
     case MW_PT_WARP_SCHED: {
         const struct mw_warp_sched_ops *o = (const void *)d;
         lp->ops.ws.pick = has[H_WS_PICK] ? ws_pick : o->pick ? ws_pick_c : NULL;
         lp->ops.ws.qualify = has[H_WS_QUALIFY] ? ws_qualify : o->qualify ? ws_qualify_c : NULL;
-        lp->ops.ws.issued = has[H_WS_ISSUED] ? ws_issued : o->issued ? ws_issued_c : NULL;
+        lp->ops.ws.issued = has[H_WS_ISSUED] ? (chain && o->issued ? ws_issued_chain : ws_issued)
+                                             : o->issued ? ws_issued_c : NULL;
         break;
     }
     case MW_PT_L1D_BYPASS: {
@@ -885,8 +1205,10 @@ static void set_slots(struct lpol *lp)
     case MW_PT_REPLACEMENT: {
         const struct mw_replacement_ops *o = (const void *)d;
         lp->ops.rp.victim = has[H_RP_VICTIM] ? rp_victim : rp_victim_c; /* the engine always needs a victim */
-        lp->ops.rp.touch = has[H_RP_TOUCH] ? rp_touch : o->touch ? rp_touch_c : NULL;
-        lp->ops.rp.insert = has[H_RP_INSERT] ? rp_insert : o->insert ? rp_insert_c : NULL;
+        lp->ops.rp.touch = has[H_RP_TOUCH] ? (chain && o->touch ? rp_touch_chain : rp_touch)
+                                           : o->touch ? rp_touch_c : NULL;
+        lp->ops.rp.insert = has[H_RP_INSERT] ? (chain && o->insert ? rp_insert_chain : rp_insert)
+                                             : o->insert ? rp_insert_c : NULL;
         lp->ops.rp.line_meta_bytes = o->line_meta_bytes;
         break;
     }
@@ -953,6 +1275,8 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
         }
         lua_pop(L, 1);
     }
+    int prc = check_params(L, idx, pt, e);
+    if (prc) return prc;
     struct lpol *lp = calloc(1, sizeof *lp);
     if (!lp) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     lp->pt = pt;
@@ -1056,8 +1380,6 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     lp->ops.base.params_size = 0;
     lp->ops.base.create = NULL;
     lp->ops.base.destroy = destroy;
-    lp->ops.base.events = lp->lua_events | (lp->dpol->on_event ? lp->dpol->events : 0);
-    lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
     set_slots(lp);
     return mw_sim_install_policy(s, pt, &pi, e);
 }
@@ -1096,6 +1418,13 @@ int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script,
     lua_pushinteger(L, mw_sim_config(s)->sim.seed);
     lua_call(L, 1, 0);
     lua_settop(L, 0);
+    /* mw: the name tables (the rest of the module needs the caller's state) */
+    lua_createtable(L, 0, 4);
+    mw_lua_set_names(L, -1, "mw");
+    make_readonly(L, "mw", 0);
+    lua_pushvalue(L, -1);
+    lua_setglobal(L, "mw");
+    open_require(L, script);
     lua_pushcfunction(L, msgh);
     if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
         int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));

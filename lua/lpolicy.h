@@ -16,16 +16,21 @@
 #define MW_LUA_MEMORY_MIB 64
 
 /* Build a policy for point pt from the hook table at index idx of L and install it in s. The hooks run on a
- * thread of L (the caller's own state and libraries). keys/values (may be NULL) become m.params. */
+ * thread of L (the caller's own state and libraries). m.params is the table's `params` field with keys/values
+ * (may be NULL) over it, every value converted as YAML text is (true/false, numerals, else strings). */
 int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
                         const char *const *values, int n, struct mw_err *e);
-/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only,
- * math.random seeded from the run's seed and a capped allocator (MW_LUA_MEMORY_MIB or the table's `memory`),
- * and install it in s. */
+/* Load `script` (it returns the hook table) into a fresh hook state with base/table/string/math only, the name
+ * tables as a read-only global `mw`, a `require` of Lua text modules from the script's folder, math.random seeded
+ * from the run's seed and a capped allocator (MW_LUA_MEMORY_MIB or the table's `memory`), and install it in s. */
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
                          const char *const *values, int n, struct mw_err *e);
 /* Install every `impl: lua` policy of config c in s (mw_sim_create installed the C default there). */
 int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, struct mw_err *e);
+/* Set the name tables ops, events, points and stalls as fields of the table at idx: each read-only, mapping
+ * name -> number and number -> name with the engine's enum numbers (from 0); prefix names them in errors
+ * ("mw" -> "mw.ops is read-only"). */
+void mw_lua_set_names(lua_State *L, int idx, const char *prefix);
 /* Name of a point's C default (the fallback for hooks a Lua table leaves out). */
 const char *mw_lua_default_policy(enum mw_point pt);
 

@@ -59,6 +59,57 @@ static void test_calls(void **state)
     assert_non_null(strstr(out, "ok  coroutine budget"));
 }
 
+/* Hooks a table leaves out fall back to the C default, whose state observer hooks keep current: a table with only
+ * `issued` (or only `touch`) gives exactly the C policy's stats. */
+static void test_fallback(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/fallback.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  issued-only table is gto: "));
+    assert_non_null(strstr(out, "ok  touch-only and insert-only tables are lru"));
+}
+
+/* m.params is the same for a script given parameters from YAML or {impl = "lua"} and for a table of hooks with a
+ * `params` field. */
+static void test_params(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/params.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  table, params as text"));
+    assert_non_null(strstr(out, "ok  params errors"));
+}
+
+/* The name tables mw.ops, mw.events, mw.points, mw.stalls, in the module and in a hook state. */
+static void test_names(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/names.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  mw.ops, mw.events, mw.points, mw.stalls"));
+    assert_non_null(strstr(out, "ok  hook arguments by name"));
+    assert_non_null(strstr(out, "ok  names in a hook state"));
+}
+
+/* require in a script policy's hook state: modules of the script's folder only, cached, clear refusals. */
+static void test_require(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/require.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  a script policy from modules of its folder is gto"));
+    assert_non_null(strstr(out, "require \"../pol_gto\": a module name may not contain \"..\""));
+    assert_non_null(strstr(out, "require \"socket.core\": no file tests/lua/req/socket/core.lua"));
+    assert_non_null(strstr(out, "link.lua resolves outside the script's folder"));
+    assert_non_null(strstr(out, "bytecode.lua: attempt to load a binary chunk (mode is 't')"));
+    assert_non_null(strstr(out, "ok  require refuses what is not a Lua text module of the folder"));
+}
+
 /* A hook state's memory limit: a table growing without end stops the run naming the hook and its line. */
 static void test_limits(void **state)
 {
@@ -270,7 +321,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
-        cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),
+        cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
