@@ -10,7 +10,7 @@
 #include "kgen.h"
 #include "sim.h"
 #include "coalescer.h"
-#include "simctx.h"
+#include "simrun.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,9 +347,10 @@ static void test_unit_skipping_exact(void **st)
     }
 }
 
-/* Run `wl` at `size` with config overrides `sets`; returns gpu.warp_insts; fails unless the run completes
- * within `cap` cycles. */
-static double complete_with(const char *wl, const char *size, const char *const *sets, int nsets, uint64_t cap)
+/* Run `wl` at `size` with config overrides `sets` and collect its stats into `out`; fails unless the run
+ * completes within `cap` cycles. */
+static void complete_with(const char *wl, const char *size, const char *const *sets, int nsets, uint64_t cap,
+                          struct mw_stat_list *out)
 {
     struct mw_config c;
     struct mw_err e;
@@ -363,42 +364,149 @@ static double complete_with(const char *wl, const char *size, const char *const 
     int rc = mw_sim_run(s, cap, &e);
     if (rc != 1) fail_msg("%s (%s): not complete after %llu cycles (rc %d: %s)", wl, nsets ? sets[0] : "defaults",
                           (unsigned long long)cap, rc, rc < 0 ? e.msg : "");
-    struct mw_stat_list l;
-    mw_stat_list_init(&l);
-    assert_int_equal(mw_sim_stats(s, &l, false), 0);
-    double insts = stat(&l, "gpu.warp_insts");
-    mw_stat_list_fini(&l);
+    mw_stat_list_init(out);
+    assert_int_equal(mw_sim_stats(s, out, false), 0);
     mw_sim_destroy(s);
-    return insts;
 }
 
 /* Sector granularity fetches only the missing sectors of a line that is partly valid (CFD's and BFS's gathers):
- * a fill must leave no sector pending, or the line can never be evicted and the SM stalls for good. */
+ * a fill must leave no sector pending, or the line can never be evicted and the SM stalls for good. These
+ * workloads do meet such lines in sector mode (sector misses), never in line mode.
+ *
+ * And it brings only the sectors a load touches. micro.colstride (tiny) is one warp whose load reads 4 B from
+ * each of 32 lines 4 KB apart (sector 0 of each), then stores one coalesced 128 B line. Each of the 32 misses
+ * comes back as one reply packet of header + data in 32 B flits:
+ *   line:               data 128 B, ceil((8 + 128) / 32) = 5 flits
+ *   sector:             data  32 B, ceil((8 +  32) / 32) = 2 flits
+ *   sector, granule 64: data  64 B, ceil((8 +  64) / 32) = 3 flits
+ * plus the store's acknowledgement, a header alone (1 flit): 161, 65 and 97 reply flits. The requests are the
+ * same in every mode (32 header-only reads + the store's 8 + 128 B = 37 flits), and so are the misses. */
 static void test_sector_granularity_completes(void **st)
 {
     (void)st;
     const char *wls[] = {"rodinia.cfd", "rodinia.bfs", "graph.cc"};
     const char *sector[] = {"policies.granularity=sector"};
     for (int k = 0; k < 3; k++) {
-        double line = complete_with(wls[k], "tiny", NULL, 0, 5000000);
-        assert_true(line > 0);
-        assert_true(complete_with(wls[k], "tiny", sector, 1, 5000000) == line);
+        struct mw_stat_list line, sec;
+        complete_with(wls[k], "tiny", NULL, 0, 5000000, &line);
+        complete_with(wls[k], "tiny", sector, 1, 5000000, &sec);
+        assert_true(stat(&line, "gpu.warp_insts") > 0);
+        assert_true(stat(&sec, "gpu.warp_insts") == stat(&line, "gpu.warp_insts"));
+        assert_int_equal((uint64_t)stat(&line, "l1d.sector_misses"), 0);
+        assert_true(stat(&sec, "l1d.sector_misses") > 0);
+        mw_stat_list_fini(&line);
+        mw_stat_list_fini(&sec);
     }
+
+    static const char *const modes[3][2] = {{"policies.granularity=line", NULL},
+                                            {"policies.granularity=sector", NULL},
+                                            {"policies.granularity=sector", "policies.granularity.granule=64"}};
+    static const uint64_t data_bytes[3] = {128, 32, 64};
+    struct mw_config c;
+    mw_config_defaults(&c);
+    const uint64_t flit = (uint64_t)c.icnt.flit_bytes, hdr = (uint64_t)c.icnt.header_bytes;
+    assert_int_equal(flit, 32);
+    assert_int_equal(hdr, 8);
+    for (int m = 0; m < 3; m++) {
+        struct mw_stat_list l;
+        complete_with("micro.colstride", "tiny", modes[m], modes[m][1] ? 2 : 1, 5000000, &l);
+        uint64_t per_miss = (hdr + data_bytes[m] + flit - 1) / flit;
+        assert_int_equal((uint64_t)stat(&l, "l1d.misses"), 32);
+        assert_int_equal((uint64_t)stat(&l, "icnt.reply.packets"), 32 + 1);
+        assert_int_equal((uint64_t)stat(&l, "icnt.reply.flits"), 32 * per_miss + (hdr + flit - 1) / flit);
+        assert_int_equal((uint64_t)stat(&l, "icnt.req.flits"), 32 + (hdr + 128 + flit - 1) / flit);
+        mw_stat_list_fini(&l);
+    }
+}
+
+/* Barrier order, checked at every issue: a warp that has issued b barriers may issue again only after the b-th
+ * barrier released its CTA, i.e. when every other live warp of its CTA (same SM and hardware slot, not exited)
+ * has issued at least b barriers. Counts belong to a warp's launch (its age): a slot reused by a later CTA
+ * starts from zero. The issue order is fingerprinted so that the schedulers can be told apart. */
+struct bar_check {
+    int nwarps;
+    uint64_t *age;    /* per (SM, warp slot): the launch the count belongs to */
+    uint32_t *passed; /* barriers issued by that launch */
+    uint64_t checked, order;
+    char violation[256];
+};
+
+static void bar_on_issue(struct sr_spy *spy, struct mw_policy_inst *pi, int sm, int sched, int w,
+                         const struct mw_inst *in)
+{
+    (void)sched;
+    struct bar_check *b = spy->ud;
+    const struct mw_sim *s = pi->sim;
+    size_t i = (size_t)sm * (size_t)b->nwarps + (size_t)w;
+    b->order = (b->order ^ (uint64_t)(sm << 8 | w)) * 0x100000001b3ull;
+    if (b->age[i] != mw_warp_age(s, sm, w)) b->age[i] = mw_warp_age(s, sm, w), b->passed[i] = 0;
+    uint32_t mine = b->passed[i];
+    if (mine > 0 && !b->violation[0]) {
+        int cta = mw_warp_cta(s, sm, w);
+        for (int x = 0; x < b->nwarps; x++) {
+            if (x == w || !mw_warp_active(s, sm, x) || mw_warp_cta(s, sm, x) != cta) continue;
+            size_t j = (size_t)sm * (size_t)b->nwarps + (size_t)x;
+            uint32_t theirs = b->age[j] == mw_warp_age(s, sm, x) ? b->passed[j] : 0;
+            if (theirs < mine)
+                snprintf(b->violation, sizeof b->violation,
+                         "cycle %llu: SM %d warp %d issued %s past barrier %u while warp %d of its CTA had issued %u",
+                         (unsigned long long)mw_now(s), sm, w, mw_op_names[in->op], mine, x, theirs);
+        }
+        b->checked++;
+    }
+    if (in->op == MW_OP_BARRIER) b->passed[i]++;
 }
 
 /* Kernels with __syncthreads (SRAD v2, BACKPROP, HOTSPOT at small size: more warps per scheduler than the
  * two-level active set holds) complete under every built-in warp scheduler with the same instruction count:
- * a scheduler that kept barrier-waiting warps in its active set would lock out the warps the barrier waits for. */
+ * a scheduler that kept barrier-waiting warps in its active set would lock out the warps the barrier waits for.
+ * No warp runs past a barrier before its whole CTA reached it, warps did wait at barriers, and the three
+ * schedulers issue in three different orders. */
 static void test_schedulers_with_barriers(void **st)
 {
     (void)st;
     const char *wls[] = {"rodinia.srad_v2", "rodinia.backprop", "rodinia.hotspot"};
-    const char *scheds[] = {"policies.warp_scheduler=gto", "policies.warp_scheduler=lrr",
-                            "policies.warp_scheduler=two_level"};
+    const char *scheds[] = {"gto", "lrr", "two_level"};
     for (int k = 0; k < 3; k++) {
-        double insts = complete_with(wls[k], "small", &scheds[0], 1, 5000000);
-        assert_true(insts > 0);
-        for (int j = 1; j < 3; j++) assert_true(complete_with(wls[k], "small", &scheds[j], 1, 5000000) == insts);
+        double insts = 0;
+        uint64_t order[3];
+        for (int j = 0; j < 3; j++) {
+            struct mw_config c;
+            sr_config(&c, NULL, 0);
+            struct mw_err e;
+            struct mw_workload w;
+            assert_int_equal(mw_workload_open_builtin(&w, wls[k], "small", 1, &e), 0);
+            struct mw_sim *s = sr_sim(&c, &w);
+            struct sr_spy spy;
+            sr_spy_install(&spy, s, scheds[j], NULL, NULL, 0, 0);
+            struct bar_check b = {.nwarps = (int)c.sm.max_warps};
+            size_t n = (size_t)(c.gpu.n_sms * c.sm.max_warps);
+            b.age = malloc(n * sizeof *b.age);
+            b.passed = calloc(n, sizeof *b.passed);
+            assert_true(b.age && b.passed);
+            memset(b.age, 0xff, n * sizeof *b.age);
+            spy.ud = &b;
+            spy.on_issue = bar_on_issue;
+            char what[96];
+            snprintf(what, sizeof what, "%s under %s", wls[k], scheds[j]);
+            sr_run(s, 5000000, what);
+            if (b.violation[0]) fail_msg("%s: %s", what, b.violation);
+            struct mw_stat_list l;
+            sr_stats(s, &l);
+            mw_sim_destroy(s);
+            if (j == 0) insts = stat(&l, "gpu.warp_insts");
+            assert_true(insts > 0);
+            assert_true(stat(&l, "gpu.warp_insts") == insts);
+            assert_int_equal((uint64_t)spy.n, (uint64_t)insts);
+            assert_true(b.checked > 0);
+            assert_true(stat(&l, "sm.stall_barrier") > 0);
+            order[j] = b.order;
+            mw_stat_list_fini(&l);
+            free(b.age);
+            free(b.passed);
+            sr_spy_fini(&spy);
+        }
+        assert_true(order[0] != order[1] && order[0] != order[2] && order[1] != order[2]);
     }
 }
 
