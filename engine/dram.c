@@ -596,6 +596,7 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
             c->merge = merge;
             c->age = (uint64_t)((double)r->age_sum * d->age_scale) + (uint64_t)merge * (now - s->enq);
             c->sm = (r->flags & MW_RQ_WRITEBACK) ? -1 : (int)r->sm;
+            c->created = r->t_create;
         }
         struct mw_dram_sched_ctx ctx = {.channel = d->channel, .bank = b, .open_row = k->open_row,
                                         .hits_in_row = k->cols, .now = now};

@@ -1,10 +1,11 @@
-/* The policies' side of a simulation: the policy slots (one per decision point, one for the L2's replacement),
- * installation, the event bus that hands engine events to subscribed policies, the window clock, and the
- * failure of a run when a hook misbehaves. */
+/* The policies' side of a simulation: the policy slots (one per decision point, one for the L2's replacement,
+ * one for a bundle), installation, the event bus that hands engine events to subscribed policies, each
+ * policy's window clock and counters, and the failure of a run when a hook misbehaves. */
 #include "simctx.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void recompute_events(struct mw_sim *s)
@@ -14,9 +15,69 @@ static void recompute_events(struct mw_sim *s)
         if (s->pol[k].pol && s->pol[k].pol->on_event) s->ev_mask |= s->pol[k].pol->events;
 }
 
+static void recompute_windows(struct mw_sim *s)
+{
+    s->next_window = MW_NEVER;
+    for (int k = 0; k < MW_SLOT_COUNT; k++)
+        if (s->pol[k].pol && s->pol[k].window) s->next_window = mw_min_u64(s->next_window, s->pol[k].next_window);
+}
+
+void mw_window_set(struct mw_policy_inst *pi, uint64_t cycles)
+{
+    pi->window = cycles;
+    pi->next_window = cycles && pi->sim ? mw_core_now(pi->sim) + cycles : MW_NEVER;
+    if (pi->sim) recompute_windows(pi->sim);
+}
+
+void mw_windows_due(struct mw_sim *s, uint64_t now)
+{
+    for (int k = 0; k < MW_SLOT_COUNT; k++) {
+        struct mw_policy_inst *pi = &s->pol[k];
+        if (!pi->pol || !pi->window || now + 1 < pi->next_window) continue;
+        pi->next_window += pi->window;
+        if (pi->pol->on_event && (pi->pol->events & MW_EVB(MW_EV_WINDOW))) {
+            struct mw_event ev = {.kind = MW_EV_WINDOW, .sm = -1, .cycle = now};
+            pi->pol->on_event(pi, &ev);
+        }
+    }
+    recompute_windows(s);
+}
+
+int mw_policy_counter(struct mw_policy_inst *pi, const char *name, const char *desc)
+{
+    struct mw_policy_counters *c = &pi->counters;
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->v[i].name, name) == 0) return i;
+    if (c->n == c->cap) {
+        int nc = c->cap ? c->cap * 2 : 8;
+        void *v = realloc(c->v, (size_t)nc * sizeof *c->v);
+        if (!v) abort(); /* a handful of counters per policy; failing here is unrecoverable */
+        c->v = v;
+        c->cap = nc;
+    }
+    struct mw_policy_counter_entry *x = &c->v[c->n];
+    snprintf(x->name, sizeof x->name, "%s", name);
+    x->desc = desc;
+    x->value = 0;
+    return c->n++;
+}
+
+void mw_policies_start(struct mw_sim *s)
+{
+    recompute_windows(s);
+    for (int k = 0; k < MW_SLOT_COUNT; k++)
+        if (s->pol[k].pol && s->pol[k].pol->start) s->pol[k].pol->start(&s->pol[k]);
+}
+
+void mw_policies_finish(struct mw_sim *s)
+{
+    for (int k = 0; k < MW_SLOT_COUNT; k++)
+        if (s->pol[k].pol && s->pol[k].pol->finish) s->pol[k].pol->finish(&s->pol[k]);
+}
+
 int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, struct mw_err *e)
 {
-    enum mw_point pt = slot == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : (enum mw_point)slot;
+    enum mw_point pt = mw_slot_point(slot);
     if (s->started) {
         mw_policy_inst_fini(pi);
         return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policies can only change before the run starts");
@@ -24,13 +85,43 @@ int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, s
     if (pi->pol->point != pt) {
         mw_policy_inst_fini(pi);
         return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is a %s policy, not %s", pi->pol->name,
-                          mw_point_names[pi->pol->point], mw_point_names[pt]);
+                          mw_point_name(pi->pol->point), mw_point_name(pt));
     }
     mw_policy_inst_fini(&s->pol[slot]);
     s->pol[slot] = *pi;
     s->pol[slot].sim = s;
+    s->pol[slot].slot = slot;
     memset(pi, 0, sizeof *pi);
     recompute_events(s);
+    recompute_windows(s);
+    return 0;
+}
+
+int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const bool *configured, struct mw_err *e)
+{
+    const struct mw_bundle_ops *b = (const struct mw_bundle_ops *)bi->pol;
+    if (b->base.point != MW_PT_BUNDLE) {
+        mw_policy_inst_fini(bi);
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is not a bundle", b->base.name);
+    }
+    for (int k = 0; k < MW_SLOT_BUNDLE; k++)
+        if (b->members[k] && configured && configured[k]) {
+            mw_policy_inst_fini(bi);
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                              "policies.%s is set, but bundle '%s' provides that decision point (remove one)",
+                              mw_slot_names[k], b->base.name);
+        }
+    int rc = mw_sim_install_slot(s, MW_SLOT_BUNDLE, bi, e);
+    if (rc) return rc;
+    for (int k = 0; k < MW_SLOT_BUNDLE; k++) {
+        if (!b->members[k]) continue;
+        struct mw_policy_inst mi;
+        rc = mw_policy_inst_init(&mi, b->members[k], s, NULL, NULL, 0, e);
+        if (rc) return rc;
+        mi.bundle = &s->pol[MW_SLOT_BUNDLE];
+        rc = mw_sim_install_slot(s, k, &mi, e);
+        if (rc) return rc;
+    }
     return 0;
 }
 
@@ -59,12 +150,6 @@ void mw_emit(struct mw_sim *s, const struct mw_event *ev)
     }
 }
 
-void mw_sim_set_window(struct mw_sim *s, uint64_t cycles)
-{
-    s->window = cycles;
-    s->next_window = mw_core_now(s) + cycles;
-}
-
 void mw_sim_fail(struct mw_sim *s, const struct mw_err *e)
 {
     if (s->failed) return;
@@ -81,6 +166,6 @@ void mw_hook_fail(struct mw_sim *s, const struct mw_policy_inst *pi, const char 
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     struct mw_err e;
-    mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "%s '%s': %s", mw_point_names[pi->pol->point], pi->pol->name, msg);
+    mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "%s '%s': %s", pi->slot == MW_SLOT_L2_REPLACEMENT ? "l2_replacement" : mw_point_name(pi->pol->point), pi->pol->name, msg);
     mw_sim_fail(s, &e);
 }

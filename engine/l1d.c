@@ -20,8 +20,9 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
     memset(l1, 0, sizeof *l1);
     l1->sm = sm;
     mw_set_index_init(&l1->idx, c);
-    const struct mw_replacement_ops *rops = (const struct mw_replacement_ops *)s->pol[MW_PT_REPLACEMENT].pol;
-    if (mw_tags_init(&l1->tags, l1->idx.sets, (int)c->l1d.assoc, (int)c->l1d.line_bytes, rops->line_meta_bytes))
+    const struct mw_policy_inst *rp = &s->pol[MW_PT_REPLACEMENT];
+    l1->view_meta = rp->pol->line_meta_bytes ? rp->meta_off : (size_t)-1;
+    if (mw_tags_init(&l1->tags, l1->idx.sets, (int)c->l1d.assoc, (int)c->l1d.line_bytes, s->l1_meta_bytes))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     l1->mshr_entries = (int)c->l1d.mshr_entries;
     l1->mshr = calloc((size_t)l1->mshr_entries, sizeof *l1->mshr);
@@ -29,11 +30,14 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
     if (!l1->mshr || !l1->mshr_key) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < l1->mshr_entries; i++) l1->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&l1->missq, (int)c->l1d.miss_queue);
+    mw_fifo_init(&l1->injq, 1 << 30);
     return 0;
 }
 
-void mw_l1d_fini(struct mw_l1d *l1)
+void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1)
 {
+    for (struct mw_req *r = l1->missq.head, *n; r; r = n) n = r->next, mw_req_free(&s->pool, r);
+    for (struct mw_req *r = l1->injq.head, *n; r; r = n) n = r->next, mw_req_free(&s->pool, r);
     free(l1->mshr);
     free(l1->mshr_key);
     mw_tags_fini(&l1->tags);
@@ -67,7 +71,7 @@ static int choose_victim(struct mw_sim *s, struct mw_l1d *l1, int set, bool *hoo
         any |= ev[w];
     }
     if (!any) return -1; /* every way awaits a fill: the common stall, decided without building views */
-    for (int w = 0; w < t->assoc; w++) v[w] = mw_tags_view(t, set, w);
+    for (int w = 0; w < t->assoc; w++) v[w] = mw_tags_view(t, set, w, l1->view_meta);
     struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
     *hooked = true;
@@ -79,15 +83,22 @@ static int choose_victim(struct mw_sim *s, struct mw_l1d *l1, int set, bool *hoo
     return way;
 }
 
-static void evict(struct mw_sim *s, struct mw_l1d *l1, int set, int way)
+static void evict(struct mw_sim *s, struct mw_l1d *l1, int set, int way, int cause)
 {
     struct mw_line *l = mw_tags_line(&l1->tags, set, way);
     if (l->used && l->valid) {
         l1->st.evictions++;
+        struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
+        const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
+        if (ops->evicted) {
+            struct mw_line_view v = mw_tags_view(&l1->tags, set, way, l1->view_meta);
+            ops->evicted(pi, l1->sm, set, way, &v, cause);
+        }
         if (mw_wants(s, MW_EV_L1D_EVICT)) {
             struct mw_event ev = {.kind = MW_EV_L1D_EVICT, .sm = l1->sm, .warp = l->warp, .pc = l->pc,
                                   .addr = l->tag, .set = set, .way = way, .value = l->hits,
-                                  .cycle = mw_core_now(s)};
+                                  .cycle = mw_core_now(s), .alloc_pc = l->alloc_pc, .alloc_warp = l->alloc_warp,
+                                  .sectors = l->valid, .cause = (uint8_t)cause};
             mw_emit(s, &ev);
         }
     }
@@ -105,7 +116,7 @@ static void install(struct mw_sim *s, struct mw_l1d *l1, int set, int way, uint6
     struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
     if (ops->insert) {
-        struct mw_line_view v = mw_tags_view(&l1->tags, set, way);
+        struct mw_line_view v = mw_tags_view(&l1->tags, set, way, l1->view_meta);
         ops->insert(pi, l1->sm, set, way, &v);
     }
 }
@@ -133,13 +144,15 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
 
     if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) {
         if (mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
+        bool invalidated = false;
         if (c->l1d.enabled) {
             int way = mw_tags_find(&l1->tags, q->set, q->line);
             if (way >= 0) {
                 struct mw_line *l = mw_tags_line(&l1->tags, q->set, way);
                 if (!l->pending) {
-                    evict(s, l1, q->set, way);
+                    evict(s, l1, q->set, way, MW_EVICT_STORE);
                     l1->st.store_invalidates++;
+                    invalidated = true;
                 } else {
                     l->valid &= (uint8_t)~q->sectors;
                 }
@@ -149,28 +162,46 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         struct mw_req *r = make_req(s, l1, a, q->line, q->sectors, MW_REQ_WRITE);
         r->size = q->size;
         mw_fifo_push(&l1->missq, r);
+        if (mw_wants(s, MW_EV_L1D_STORE)) {
+            struct mw_event ev = {.kind = MW_EV_L1D_STORE, .sm = l1->sm, .warp = a->warp, .pc = a->pc, .inst = a->inst,
+                                  .addr = q->line, .set = q->set, .size = q->size, .sectors = q->sectors,
+                                  .value = invalidated, .cycle = now};
+            mw_emit(s, &ev);
+        }
         return MW_STALL_NONE;
     }
 
     /* loads and atomics */
     bool bypass = op == MW_OP_ATOMIC || !c->l1d.enabled || (a->inst_flags & MW_IF_BYPASS_L1);
+    bool probe_only = false;
     if (!bypass) {
         uint8_t *vd = a->verdict;
+        struct mw_policy_inst *pi = &s->pol[MW_PT_L1D_BYPASS];
+        const struct mw_l1d_bypass_ops *ops = (const struct mw_l1d_bypass_ops *)pi->pol;
+        if (*vd >= 0x10 && *vd != 0xff && !ops->retries) *vd = MW_CACHE; /* the first verdict stands */
         if (*vd == 0xff || *vd >= 0x10) {
-            struct mw_policy_inst *pi = &s->pol[MW_PT_L1D_BYPASS];
-            const struct mw_l1d_bypass_ops *ops = (const struct mw_l1d_bypass_ops *)pi->pol;
             struct mw_bypass_ctx bc = {.sm = l1->sm, .warp = a->warp, .pc = a->pc, .index = a->index, .n = a->n,
                                        .reqs = a->reqs, .retry = *vd == 0xff ? MW_STALL_NONE : *vd - 0x10};
             if (ops->decide) a->hooked = true;
             int v = ops->decide ? ops->decide(pi, &bc) : MW_CACHE;
             if (s->failed) return MW_STALL_NONE;
-            if (v != MW_CACHE && v != MW_BYPASS) {
-                mw_hook_fail(s, pi, "decide returned %d, expected 0 (cache) or 1 (bypass)", v);
+            if (v != MW_CACHE && v != MW_BYPASS && v != MW_BYPASS_PROBE) {
+                mw_hook_fail(s, pi, "decide returned %d, expected 0 (cache), 1 (bypass) or 2 (bypass, probe L1D)", v);
                 return MW_STALL_NONE;
             }
             *vd = (uint8_t)v;
         }
         bypass = *vd == MW_BYPASS;
+        probe_only = *vd == MW_BYPASS_PROBE;
+    }
+    struct mw_tags *t = &l1->tags;
+    int way = -1;
+    struct mw_line *l = NULL;
+    uint8_t need = q->sectors;
+    if (!bypass) {
+        way = mw_tags_find(t, q->set, q->line);
+        l = way >= 0 ? mw_tags_line(t, q->set, way) : NULL;
+        if (probe_only && !(l && (need & ~l->valid) == 0)) bypass = true; /* a probe that misses goes past L1D */
     }
     if (bypass) {
         if (mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
@@ -182,10 +213,6 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         return MW_STALL_NONE;
     }
 
-    struct mw_tags *t = &l1->tags;
-    int way = mw_tags_find(t, q->set, q->line);
-    struct mw_line *l = way >= 0 ? mw_tags_line(t, q->set, way) : NULL;
-    uint8_t need = q->sectors;
     if (l && (need & ~l->valid) == 0) { /* hit */
         l->last_access = now;
         l->hits++;
@@ -196,20 +223,43 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
         const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
         if (ops->touch) {
-            struct mw_line_view v = mw_tags_view(t, q->set, way);
+            struct mw_line_view v = mw_tags_view(t, q->set, way, l1->view_meta);
             ops->touch(pi, l1->sm, q->set, way, &v);
         }
         if (mw_wants(s, MW_EV_L1D_HIT)) {
             struct mw_event ev = {.kind = MW_EV_L1D_HIT, .sm = l1->sm, .warp = a->warp, .pc = a->pc,
-                                  .addr = q->line, .set = q->set, .way = way, .cycle = now};
+                                  .addr = q->line, .set = q->set, .way = way, .cycle = now, .inst = a->inst,
+                                  .size = q->size, .sectors = q->sectors};
             mw_emit(s, &ev);
         }
         a->data_at = now + (uint64_t)c->l1d.hit_latency;
         return MW_STALL_NONE;
     }
 
-    /* miss: what must be reserved? */
+    /* miss: may the replacement policy's victim storage serve it (once per request, not while the line is
+     * already on its way)? */
     struct mw_mshr *m = mshr_find(l1, q->line);
+    struct mw_policy_inst *rpi = &s->pol[MW_PT_REPLACEMENT];
+    const struct mw_replacement_ops *rops = (const struct mw_replacement_ops *)rpi->pol;
+    if (rops->victim_probe && !m && !(*a->rflags & MW_RF_PROBED)) {
+        *a->rflags |= MW_RF_PROBED;
+        a->hooked = true;
+        uint32_t lat = rops->victim_probe(rpi, l1->sm, q->set, q->line, need, a->warp, a->pc);
+        if (s->failed) return MW_STALL_NONE;
+        if (lat) {
+            l1->st.accesses++;
+            l1->st.victim_hits++;
+            if (mw_wants(s, MW_EV_L1D_HIT)) {
+                struct mw_event ev = {.kind = MW_EV_L1D_HIT, .sm = l1->sm, .warp = a->warp, .pc = a->pc,
+                                      .addr = q->line, .set = q->set, .way = -1, .value = 1, .cycle = now,
+                                      .inst = a->inst, .size = q->size, .sectors = q->sectors};
+                mw_emit(s, &ev);
+            }
+            a->data_at = now + lat;
+            return MW_STALL_NONE;
+        }
+    }
+    /* what must be reserved? */
     uint8_t covered = m ? m->sectors : 0;
     if (l) covered |= l->valid;
     bool need_fetch = (need & ~covered) != 0;
@@ -233,6 +283,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     if (!m) {
         int k = mshr_free_index(l1);
         m = &l1->mshr[k];
+        l1->mshr_epoch++;
         /* the waiter arrays are written before they are read: only the header is cleared */
         m->sectors = 0;
         m->nwait = m->inflight = 0;
@@ -243,7 +294,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         l1->mshr_used++;
     }
     if (need_line) {
-        evict(s, l1, q->set, victim);
+        evict(s, l1, q->set, victim, MW_EVICT_REPLACE);
         install(s, l1, q->set, victim, q->line, a->pc, a->warp);
         m->way = victim;
         l = mw_tags_line(t, q->set, victim);
@@ -275,7 +326,9 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     m->nwait++;
     if (mw_wants(s, MW_EV_L1D_MISS)) {
         struct mw_event ev = {.kind = MW_EV_L1D_MISS, .sm = l1->sm, .warp = a->warp, .pc = a->pc,
-                              .addr = q->line, .set = q->set, .value = m->nwait > 1, .cycle = now};
+                              .addr = q->line, .set = q->set, .way = l ? (int)(l - mw_tags_line(t, q->set, 0)) : -1,
+                              .value = m->nwait > 1, .aux = l != NULL && !need_line, .cycle = now,
+                              .inst = a->inst, .size = q->size, .sectors = q->sectors};
         mw_emit(s, &ev);
     }
     return MW_STALL_NONE;
@@ -292,8 +345,10 @@ void mw_l1d_count_fail(struct mw_l1d *l1, int cause, uint64_t n)
 
 bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1)
 {
-    if (!l1->missq.head || !mw_xbar_can_inject(s->req_net, l1->sm)) return false;
-    struct mw_req *r = mw_fifo_pop(&l1->missq);
+    /* demand requests first, then traffic injected by a policy (register backup / restore) */
+    struct mw_req_fifo *f = l1->missq.head ? &l1->missq : &l1->injq;
+    if (!f->head || !mw_xbar_can_inject(s->req_net, l1->sm)) return false;
+    struct mw_req *r = mw_fifo_pop(f);
     int bytes = (int)s->cfg.icnt.header_bytes + (r->kind == MW_REQ_WRITE ? (int)r->size : 0);
     mw_xbar_inject(s->req_net, l1->sm, r, r->slice, bytes);
     return true; /* one request per cycle leaves the SM */
@@ -318,7 +373,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
         bool hooked = false;
         way = choose_victim(s, l1, set, &hooked);
         if (way >= 0) {
-            evict(s, l1, set, way);
+            evict(s, l1, set, way, MW_EVICT_REPLACE);
             install(s, l1, set, way, line, m->pc, m->warp);
         }
     }
@@ -329,7 +384,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
         l1->st.fills++;
         if (mw_wants(s, MW_EV_L1D_FILL)) {
             struct mw_event ev = {.kind = MW_EV_L1D_FILL, .sm = l1->sm, .addr = line, .set = set, .way = way,
-                                  .cycle = now};
+                                  .cycle = now, .pc = m->pc, .warp = m->warp, .sectors = sectors};
             mw_emit(s, &ev);
         }
     }
@@ -339,6 +394,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     memcpy(t_create, m->t_create, (size_t)nwait * sizeof *t_create);
     l1->mshr_key[k] = MW_MSHR_NO_LINE;
     l1->mshr_used--;
+    l1->mshr_epoch++;
     *freed = true;
     return nwait;
 }
@@ -348,7 +404,7 @@ void mw_l1d_flush_lines(struct mw_sim *s, struct mw_l1d *l1)
     for (int set = 0; set < l1->tags.sets; set++)
         for (int w = 0; w < l1->tags.assoc; w++) {
             struct mw_line *l = mw_tags_line(&l1->tags, set, w);
-            if (l->used && !l->pending) evict(s, l1, set, w);
+            if (l->used && !l->pending) evict(s, l1, set, w, MW_EVICT_FLUSH);
         }
 }
 
@@ -368,4 +424,65 @@ bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
     int set = mw_l1d_set(l1, line);
     int way = mw_tags_find(&l1->tags, set, line);
     return way >= 0 && (sectors & ~l1->tags.lines[set * l1->tags.assoc + way].valid) == 0;
+}
+
+int mw_l1d_lookup(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors)
+{
+    const struct mw_l1d *l1 = &s->l1d[sm];
+    int set = mw_l1d_set(l1, line);
+    int way = mw_tags_find(&l1->tags, set, line);
+    if (way < 0) return MW_LOOKUP_MISS;
+    const struct mw_line *l = &l1->tags.lines[set * l1->tags.assoc + way];
+    uint8_t lack = sectors & (uint8_t)~l->valid;
+    if (!lack) return MW_LOOKUP_HIT;
+    return (lack & ~l->pending) ? MW_LOOKUP_PARTIAL : MW_LOOKUP_PENDING;
+}
+int mw_l1d_find(const struct mw_sim *s, int sm, uint64_t line)
+{
+    const struct mw_l1d *l1 = &s->l1d[sm];
+    return mw_tags_find(&l1->tags, mw_l1d_set(l1, line), line);
+}
+bool mw_l1d_can_allocate(const struct mw_sim *s, int sm, int set)
+{
+    const struct mw_tags *t = &s->l1d[sm].tags;
+    for (int w = 0; w < t->assoc; w++) {
+        const struct mw_line *l = &t->lines[set * t->assoc + w];
+        if (!l->used || !l->pending) return true;
+    }
+    return false;
+}
+int mw_l1d_missq_used(const struct mw_sim *s, int sm) { return s->l1d[sm].missq.n; }
+int mw_l1d_missq_size(const struct mw_sim *s) { return (int)s->cfg.l1d.miss_queue; }
+void mw_l1d_line(const struct mw_sim *s, int sm, int set, int way, struct mw_line_view *out)
+{
+    const struct mw_l1d *l1 = &s->l1d[sm];
+    *out = mw_tags_view(&l1->tags, set, way, l1->view_meta);
+}
+uint8_t *mw_l1d_meta(const struct mw_sim *s, const struct mw_policy_inst *pi, int sm, int set, int way)
+{
+    if (!s->l1d || !pi->pol || !pi->pol->line_meta_bytes || pi->slot == MW_SLOT_L2_REPLACEMENT) return NULL;
+    uint8_t *m = mw_tags_meta(&s->l1d[sm].tags, set, way);
+    return m ? m + pi->meta_off : NULL;
+}
+bool mw_l1d_invalidate_line(struct mw_sim *s, struct mw_l1d *l1, int set, int way)
+{
+    struct mw_line *l = mw_tags_line(&l1->tags, set, way);
+    if (!l->used || l->pending) return false;
+    evict(s, l1, set, way, MW_EVICT_POLICY);
+    return true;
+}
+struct mw_req *mw_l1d_inject(struct mw_sim *s, struct mw_l1d *l1, uint64_t line, bool write, uint32_t tag)
+{
+    uint8_t full = (uint8_t)((1u << (s->cfg.l1d.line_bytes / SECTOR)) - 1);
+    struct mw_req *r = mw_req_new(&s->pool, line, full, write ? MW_REQ_WRITE : MW_REQ_READ);
+    r->sm = (uint16_t)l1->sm;
+    r->flags |= MW_RQ_INJECTED;
+    r->inst = tag;
+    r->t_create = mw_core_now(s);
+    r->slice = (uint16_t)mw_addr_slice(s, line);
+    r->partition = (uint16_t)(r->slice / s->cfg.l2.subpartitions);
+    mw_fifo_push(&l1->injq, r);
+    if (write) l1->st.injected_writes++;
+    else l1->st.injected_reads++;
+    return r;
 }

@@ -26,7 +26,10 @@
     X(evictions, "valid lines evicted", "line", SUM)                                                     \
     X(stores, "store requests (write-through, no allocate)", "req", SUM)                                \
     X(store_invalidates, "lines invalidated by a store", "line", SUM)                                   \
-    X(sector_misses, "misses on a present line lacking sectors", "req", SUM)
+    X(sector_misses, "misses on a present line lacking sectors", "req", SUM)                            \
+    X(victim_hits, "load requests served by the replacement policy's victim storage", "req", SUM)       \
+    X(injected_reads, "line reads injected by a policy (mw_inject)", "req", SUM)                        \
+    X(injected_writes, "line writes injected by a policy (mw_inject)", "req", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one formula for the L1D (the coalescer and the policies' mw_l1d_set_of
@@ -66,12 +69,15 @@ struct mw_l1d {
     uint64_t *mshr_key;   /* per entry: its line while in use, MW_MSHR_NO_LINE when free; a dense array for
                            * lookups, which would otherwise stride over the entries' large waiter arrays */
     int mshr_entries, mshr_used;
+    uint64_t mshr_epoch;  /* changes whenever an MSHR entry is taken or freed (qualify caching) */
     struct mw_req_fifo missq;
+    struct mw_req_fifo injq; /* policy-injected traffic, sent when the miss queue has nothing to send */
+    size_t view_meta;     /* offset of the replacement policy's bytes in a line's policy bytes, (size_t)-1: none */
     struct mw_l1d_stats st;
 };
 
 int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e);
-void mw_l1d_fini(struct mw_l1d *l1);
+void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1);
 
 /* One coalesced request of a warp instruction, offered to the L1D. */
 struct mw_l1d_access {
@@ -81,6 +87,8 @@ struct mw_l1d_access {
     const struct mw_coal_req *reqs;  /* the instruction's whole list */
     int index, n;                    /* this request's position in it */
     uint32_t tracker;                /* the load's completion tracker (LDST unit) */
+    uint64_t inst;                   /* the instruction's id */
+    uint8_t *rflags;                 /* in/out: this request's MW_RF_* flags */
     uint8_t *verdict;                /* in/out: this request's bypass state (0xff = not asked yet; 0x10 + cause
                                       * after a failed attempt to cache; MW_CACHE / MW_BYPASS) */
     /* out */
@@ -91,6 +99,7 @@ struct mw_l1d_access {
 /* Try to serve the request this cycle: MW_STALL_NONE when done with it (hit, miss sent or merged, store or
  * bypass queued), else the cause it must retry for. */
 int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a);
+#define MW_RF_PROBED 1u /* the victim storage was asked about this request */
 /* Count `n` failed attempts of a cause (retries the clock skipped included). */
 void mw_l1d_count_fail(struct mw_l1d *l1, int cause, uint64_t n);
 
@@ -103,6 +112,10 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
 bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1);
 /* Invalidate every line not waiting for a fill. */
 void mw_l1d_flush_lines(struct mw_sim *s, struct mw_l1d *l1);
+/* Evict one line (cause MW_EVICT_POLICY) unless it waits for a fill. */
+bool mw_l1d_invalidate_line(struct mw_sim *s, struct mw_l1d *l1, int set, int way);
+/* Queue one injected line request (read or write) behind the miss queue; its reply carries MW_RQ_INJECTED. */
+struct mw_req *mw_l1d_inject(struct mw_sim *s, struct mw_l1d *l1, uint64_t line, bool write, uint32_t tag);
 static inline int mw_l1d_set(const struct mw_l1d *l1, uint64_t line) { return mw_set_index_of(&l1->idx, line); }
 
 #endif

@@ -18,7 +18,7 @@ int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
     l2->id = id;
     l2->partition = id / (int)c->l2.subpartitions;
     const struct mw_replacement_ops *rops = (const struct mw_replacement_ops *)s->pol[MW_SLOT_L2_REPLACEMENT].pol;
-    if (mw_tags_init(&l2->tags, mw_l2_sets(c), (int)c->l2.assoc, (int)c->l2.line_bytes, rops->line_meta_bytes))
+    if (mw_tags_init(&l2->tags, mw_l2_sets(c), (int)c->l2.assoc, (int)c->l2.line_bytes, rops->base.line_meta_bytes))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     l2->mshr = calloc((size_t)c->l2.mshr_entries, sizeof *l2->mshr);
     l2->mshr_key = malloc((size_t)c->l2.mshr_entries * sizeof *l2->mshr_key);
@@ -83,7 +83,7 @@ static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
     uint8_t ev[64];
     for (int w = 0; w < t->assoc; w++) {
         if (!mw_tags_line(t, set, w)->used) return w;
-        views[w] = mw_tags_view(t, set, w);
+        views[w] = mw_tags_view(t, set, w, 0);
         ev[w] = 1;
     }
     struct mw_policy_inst *pi = &s->pol[MW_SLOT_L2_REPLACEMENT];
@@ -92,6 +92,10 @@ static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
     if (best < 0 || best >= t->assoc) {
         mw_hook_fail(s, pi, "L2 victim returned %d, expected a way in [0, %d)", best, t->assoc);
         best = 0;
+    }
+    if (ops->evicted) {
+        struct mw_line_view lv = mw_tags_view(t, set, best, 0);
+        ops->evicted(pi, l2->id, set, best, &lv, MW_EVICT_REPLACE);
     }
     struct mw_line *v = mw_tags_line(t, set, best);
     if (v->dirty) {
@@ -112,7 +116,7 @@ static void l2_note(struct mw_sim *s, struct mw_l2 *l2, int set, int way, bool i
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
     void (*f)(struct mw_policy_inst *, int, int, int, const struct mw_line_view *) = inserted ? ops->insert : ops->touch;
     if (!f) return;
-    struct mw_line_view v = mw_tags_view(&l2->tags, set, way);
+    struct mw_line_view v = mw_tags_view(&l2->tags, set, way, 0);
     f(pi, l2->id, set, way, &v);
 }
 

@@ -40,9 +40,15 @@ void mw_ldst_fini(struct mw_ldst *u)
     free(u->done);
 }
 
-bool mw_ldst_idle(const struct mw_ldst *u) { return u->slots_used == 0 && u->l1->missq.n == 0; }
+bool mw_ldst_idle(const struct mw_ldst *u)
+{
+    return u->slots_used == 0 && u->l1->missq.n == 0 && u->l1->injq.n == 0;
+}
 
-bool mw_ldst_waits(const struct mw_ldst *u) { return u->l1->missq.n == 0 && (u->slots_used == 0 || u->parked); }
+bool mw_ldst_waits(const struct mw_ldst *u)
+{
+    return u->l1->missq.n == 0 && u->l1->injq.n == 0 && (u->slots_used == 0 || u->parked);
+}
 
 static struct mw_ldst_done *outbox(struct mw_ldst *u)
 {
@@ -129,6 +135,7 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     sl->op = (uint8_t)op;
     sl->flags = in->flags;
     sl->pc = in->pc;
+    sl->inst = in->id;
     sl->issue_cycle = now;
     sl->next = 0;
     sl->misses = 0;
@@ -137,6 +144,7 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     if (op == MW_OP_LD_LOCAL || op == MW_OP_ST_LOCAL) in = mw_local_translate(c, u->sm, w, in, &local);
     sl->nreq = mw_coalesce(&u->co, in, sl->reqs);
     memset(sl->verdict, 0xff, (size_t)sl->nreq);
+    memset(sl->rflags, 0, (size_t)sl->nreq);
     u->slots_used++;
     u->st->coalesced_reqs += (uint64_t)sl->nreq;
     res.nreq = sl->nreq;
@@ -177,7 +185,7 @@ static void slot_done(struct mw_sim *s, struct mw_ldst *u, struct mw_ldst_slot *
         for (int k = 0; k < 4; k++) sets += __builtin_popcountll(sl->sets_seen[k]);
         struct mw_event ev = {.kind = MW_EV_LOAD_DONE, .sm = u->sm, .warp = sl->warp, .pc = sl->pc,
                               .value = (uint32_t)sl->nreq, .aux = sl->misses, .set = sets,
-                              .cycle = mw_core_now(s)};
+                              .cycle = mw_core_now(s), .inst = sl->inst};
         mw_emit(s, &ev);
     }
     sl->valid = false;
@@ -239,7 +247,7 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
     sl->sets_seen[(q->set >> 6) & 3] |= 1ull << (q->set & 63);
     struct mw_l1d_access a = {.warp = sl->warp, .op = sl->op, .pc = sl->pc, .inst_flags = sl->flags,
                               .reqs = sl->reqs, .index = i, .n = sl->nreq, .tracker = sl->tracker,
-                              .verdict = &sl->verdict[i]};
+                              .verdict = &sl->verdict[i], .inst = sl->inst, .rflags = &sl->rflags[i]};
     int cause = mw_l1d_access(s, u->l1, &a);
     if (a.miss) sl->misses++;
     if (a.data_at != MW_NEVER) trk_done(u, sl->tracker, a.data_at, mw_core_now(s));
@@ -254,7 +262,8 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
     }
     /* a failed attempt to cache is remembered so that the bypass policy is asked again with the cause (MRPB);
      * a bypass is final: its request waits for the miss queue, with nothing new to decide */
-    if (cause != MW_STALL_NONE && sl->verdict[sl->next] != MW_BYPASS) sl->verdict[sl->next] = (uint8_t)(0x10 + cause);
+    uint8_t *vd = &sl->verdict[sl->next];
+    if (cause != MW_STALL_NONE && *vd != MW_BYPASS && *vd != MW_BYPASS_PROBE) *vd = (uint8_t)(0x10 + cause);
     /* the miss queue drains into the request network after the access, in the same cycle */
     mw_l1d_drain(s, u->l1);
     return true;
@@ -263,6 +272,15 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
 void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
 {
     uint64_t now = mw_core_now(s);
+    if (r->flags & MW_RQ_INJECTED) { /* a policy's own traffic: nobody waits for it */
+        if (r->kind == MW_REQ_READ && mw_wants(s, MW_EV_INJECT_DONE)) {
+            struct mw_event ev = {.kind = MW_EV_INJECT_DONE, .sm = u->sm, .addr = r->addr, .value = r->inst,
+                                  .cycle = now};
+            mw_emit(s, &ev);
+        }
+        mw_req_free(&s->pool, r);
+        return;
+    }
     /* a write acknowledgement or bypassed data leaves the L1D as it was: a parked request stays parked */
     if (r->kind == MW_REQ_WRITE) {
         struct mw_ldst_done *d = outbox(u);

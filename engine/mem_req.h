@@ -13,6 +13,7 @@ enum mw_req_flags {
     MW_RQ_L2_FILL = 1u << 2,   /* a DRAM read issued by an L2 miss (carries the L2 MSHR entry) */
     MW_RQ_WRITEBACK = 1u << 3, /* L2 dirty eviction going to DRAM; no reply */
     MW_RQ_ATOMIC = 1u << 4,    /* performed at L2: read-modify-write, data returned */
+    MW_RQ_INJECTED = 1u << 5,  /* made by a policy (mw_inject): nobody waits for it; inst = the policy's tag */
 };
 
 struct mw_req {

@@ -164,3 +164,16 @@ uint64_t mw_partition_next_event(const struct mw_sim *s, const struct mw_partiti
     if (dc != MW_NEVER) t = mw_min_u64(t, dc * s->clk[MW_CLK_DRAM].period_fs);
     return t;
 }
+
+/* ---- facts ---- */
+int mw_sim_n_slices(const struct mw_sim *s) { return mw_n_slices(&s->cfg); }
+int mw_l2_queue_len(const struct mw_sim *s, int slice)
+{
+    if (!s->l2 || slice < 0 || slice >= s->nslices) return 0;
+    return s->l2[slice].pipe.n + s->l2[slice].missq.n;
+}
+int mw_dram_queue_len_of(const struct mw_sim *s, int channel)
+{
+    if (!s->parts || channel < 0 || channel >= s->nparts) return 0;
+    return mw_dram_queue_len(s->parts[channel].dram);
+}

@@ -1,7 +1,9 @@
 /* Decision points: one ops table per point, looked up by name in a registry (engine/registry.c), each with a
  * self-describing parameter table that drives YAML, --list-policies and Lua. A policy owns its state; the
  * engine owns the loops and calls a hook only when there is a decision to make. NULL hook = not needed.
- * docs/decision-points.md maps every policy of the five papers onto these hooks and engine facts. */
+ * A policy whose state spans several points is a bundle: one shared state, one member ops table per point.
+ * Engine facts and actions a policy may use are in sim.h. docs/decision-points.md maps every policy of the five
+ * papers onto these hooks, facts and actions. */
 #ifndef MW_POLICY_H
 #define MW_POLICY_H
 
@@ -18,20 +20,23 @@ enum mw_point {
     MW_PT_CTA_THROTTLE,
     MW_PT_LDST_SCHED,
     MW_PT_REPLACEMENT,
-    MW_PT_COUNT
+    MW_PT_COUNT,
+    MW_PT_BUNDLE = 32 /* not a decision point: a bundle's own header (struct mw_bundle_ops) */
 };
 extern const char *const mw_point_names[MW_PT_COUNT]; /* "warp_scheduler", "l1d_bypass", ... */
 int mw_point_from_name(const char *name);              /* -1 if unknown */
 
 /* Policy slots of a simulation: one per decision point, plus a second replacement instance for the L2 slices
  * (policies.l2_replacement), so that the L1D and the L2 can use different replacement policies. */
-enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_COUNT };
-extern const char *const mw_slot_names[MW_SLOT_COUNT]; /* the point names, then "l2_replacement" */
+enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_BUNDLE, MW_SLOT_COUNT };
+extern const char *const mw_slot_names[MW_SLOT_COUNT]; /* the point names, "l2_replacement", "bundle" */
 int mw_slot_from_name(const char *name);                /* -1 if unknown */
 static inline enum mw_point mw_slot_point(int slot)
 {
-    return slot == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : (enum mw_point)slot;
+    return slot == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : slot == MW_SLOT_BUNDLE ? MW_PT_BUNDLE : (enum mw_point)slot;
 }
+/* A point's name, "bundle" for MW_PT_BUNDLE. */
+const char *mw_point_name(enum mw_point pt);
 
 /* ---- parameters ---------------------------------------------------------------------------------------- */
 enum mw_ptype { MW_PP_INT, MW_PP_DOUBLE, MW_PP_BOOL, MW_PP_ENUM };
@@ -47,30 +52,51 @@ struct mw_param_desc {
 
 /* ---- events -------------------------------------------------------------------------------------------- */
 /* Facts the engine reports as they happen. A policy lists the kinds it wants in base.events; the engine only
- * builds and dispatches events somebody subscribed to. */
+ * builds and dispatches events somebody subscribed to. Every event carries its core cycle; those of a memory
+ * instruction carry its id (`inst`, unique in the run, the same id its scheduler's issued() saw in in->id). */
 enum mw_event_kind {
     MW_EV_KERNEL_START = 0, /* value = kernel id */
     MW_EV_KERNEL_END,
-    MW_EV_CTA_LAUNCH,       /* sm, cta (hardware slot), value = linear CTA id */
-    MW_EV_CTA_DONE,
-    MW_EV_WARP_EXIT,        /* sm, warp */
-    MW_EV_L1D_HIT,          /* sm, warp, pc, addr (line), set, way */
-    MW_EV_L1D_MISS,         /* sm, warp, pc, addr, set; value = 1 if merged into an MSHR */
-    MW_EV_L1D_FILL,         /* sm, addr, set, way */
-    MW_EV_L1D_EVICT,        /* sm, addr (victim line), set, way; value = hits the line had */
-    MW_EV_LOAD_DONE,        /* sm, warp, pc: every access of a global load went through L1D;
+    MW_EV_CTA_LAUNCH,       /* sm, cta (hardware slot), value = linear CTA id, aux = its warps (mw_cta_warps lists them) */
+    MW_EV_CTA_DONE,         /* sm, cta, value = linear CTA id */
+    MW_EV_WARP_EXIT,        /* sm, warp, cta */
+    MW_EV_L1D_HIT,          /* sm, warp, pc, inst, addr (line), set, way, size, sectors */
+    MW_EV_L1D_MISS,         /* sm, warp, pc, inst, addr, set, way (reserved way, -1 if none yet), size, sectors;
+                               value = 1 if merged into an MSHR, aux = 1 if it was a sector miss on a present line */
+    MW_EV_L1D_FILL,         /* sm, addr, set, way, sectors (filled), pc / warp = the allocating load's */
+    MW_EV_L1D_EVICT,        /* sm, addr (the line), set, way, cause (enum mw_evict_cause); value = hits since fill;
+                               pc / warp = the last load that touched it, alloc_pc / alloc_warp = the one whose miss
+                               allocated it */
+    MW_EV_LOAD_DONE,        /* sm, warp, pc, inst: every access of a global load went through L1D;
                                value = accesses, aux = misses, set = distinct sets touched */
-    MW_EV_WINDOW,           /* every sim window (policy-defined period via mw_sim_set_window) */
+    MW_EV_WINDOW,           /* the subscriber's own window elapsed (mw_window_set; each policy has its own) */
+    MW_EV_L1D_STORE,        /* sm, warp, pc, inst, addr (line), set, size, sectors; value = 1 if it invalidated an
+                               L1D line (write-evict) */
+    MW_EV_BARRIER,          /* sm, warp, cta; value = 1 the warp arrived at a barrier, 0 the barrier released it */
+    MW_EV_INJECT_DONE,      /* sm, addr, value = the tag given to mw_inject: injected read data is back */
     MW_EV_COUNT
 };
 #define MW_EVB(k) (1u << (k))
+extern const char *const mw_event_names[MW_EV_COUNT]; /* "kernel_start", ..., "inject_done" */
+enum mw_evict_cause {
+    MW_EVICT_REPLACE = 0, /* chosen as a victim for a new line */
+    MW_EVICT_STORE,       /* a store to the line (write-evict) */
+    MW_EVICT_FLUSH,       /* mw_l1d_flush */
+    MW_EVICT_POLICY,      /* mw_l1d_invalidate */
+};
 struct mw_event {
     int kind;
     int sm, warp, cta;
     uint64_t pc, addr;
     int set, way;
     uint32_t value, aux;
-    uint64_t cycle; /* core cycle */
+    uint64_t cycle;       /* core cycle */
+    uint64_t inst;        /* id of the memory instruction (0 when the event has none) */
+    uint64_t alloc_pc;    /* L1D_EVICT: the allocating PC */
+    int alloc_warp;
+    uint8_t size;         /* request bytes: 32, 64 or 128 */
+    uint8_t sectors;      /* 32 B sectors of the line involved */
+    uint8_t cause;        /* L1D_EVICT: enum mw_evict_cause */
 };
 
 /* ---- common header --------------------------------------------------------------------------------------- */
@@ -82,9 +108,24 @@ struct mw_policy {
     int nparams;
     size_t params_size;   /* bytes of the params struct (0 = none) */
     uint32_t events;      /* MW_EVB() mask */
+    size_t line_meta_bytes; /* per-L1D-line bytes this policy keeps (any point; mw_l1d_meta finds them), zeroed
+                             * when a line is filled and when it leaves */
     int (*create)(struct mw_policy_inst *pi, struct mw_err *e); /* allocate pi->state; NULL = stateless */
     void (*destroy)(struct mw_policy_inst *pi);
     void (*on_event)(struct mw_policy_inst *pi, const struct mw_event *ev);
+    /* The machine is built (every fact works) and the first cycle is about to run / the workload completed. */
+    void (*start)(struct mw_policy_inst *pi);
+    void (*finish)(struct mw_policy_inst *pi);
+};
+
+/* Counters a policy publishes into the run's stats as policy.<slot>.<name> (mw_policy_counter). */
+struct mw_policy_counters {
+    int n, cap;
+    struct mw_policy_counter_entry {
+        char name[40];
+        const char *desc;
+        uint64_t value;
+    } *v;
 };
 
 /* One policy bound to one simulation. */
@@ -94,27 +135,48 @@ struct mw_policy_inst {
     void *params;                /* filled params struct (pol->params_size bytes) */
     void *state;                 /* owned by the policy */
     void *lua;                   /* Lua adapter state when the policy is a Lua table, else NULL */
+    struct mw_policy_inst *bundle; /* a bundle member: the bundle's instance (shared state and params), else NULL */
+    int slot;                    /* where it is installed (a point, MW_SLOT_L2_REPLACEMENT, MW_SLOT_BUNDLE) */
+    size_t meta_off;             /* offset of its line_meta_bytes in each L1D line's policy bytes */
+    uint64_t window, next_window;/* its own MW_EV_WINDOW period (0 = none) and next due core cycle */
+    struct mw_policy_counters counters;
 };
 
 /* ---- warp scheduling -------------------------------------------------------------------------------------
  * Each cycle each scheduler collects its ready warps (valid decoded instruction, scoreboard clear, unit free,
- * not at a barrier), filters them through qualify(), and if two or more remain asks pick(). */
+ * not at a barrier, CTA active), filters them through qualify(), and if two or more remain asks pick(). */
+/* What a qualify() verdict depends on, besides the warp's head instruction (qualify_deps). With none declared
+ * (0) the verdict is asked again every cycle and a veto keeps the SM awake. With deps declared the engine keeps
+ * each warp's verdict until its head instruction changes or a declared dependency changes, and a held warp
+ * lets the SM sleep; a policy whose verdict changes for another reason calls mw_sched_recheck (from qualify to
+ * name a cycle, or from on_event). */
+enum mw_qualify_dep {
+    MW_QDEP_HEAD = 1u << 0,  /* only the head instruction (and mw_sched_recheck) */
+    MW_QDEP_MSHR = 1u << 1,  /* the SM's free L1D MSHR count (mw_l1d_mshr_free) */
+    MW_QDEP_ISSUE = 1u << 2, /* any instruction issued on the SM (in-flight counters kept in issued()) */
+};
 struct mw_warp_sched_ops {
     struct mw_policy base;
     /* Choose one of n >= 2 ready warps: ready[] holds SM-local warp ids in ascending order. Return the index
      * into ready[]; anything else is an error. */
     int (*pick)(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n);
-    /* May warp w issue its next instruction `in` now? NULL = always (OAWS, SWL, Two-Level, CCWS veto here). */
+    /* May warp w issue its next instruction `in` now (in->mask: its active lanes)? NULL = always (OAWS, SWL,
+     * Two-Level, CCWS veto here). */
     bool (*qualify)(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in);
-    /* Warp w issued `in` (greedy pointer, in-flight counters). Called for every issue, picked or sole. */
+    uint32_t qualify_deps;   /* enum mw_qualify_dep bits; 0 = ask every cycle */
+    /* Warp w issued `in` (greedy pointer, in-flight counters); in->id is the instruction's id, which its memory
+     * events carry. Called for every issue, picked or sole. */
     void (*issued)(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in);
 };
 
 /* ---- L1D bypass -------------------------------------------------------------------------------------------
- * Called for each coalesced request of a global load before it probes L1D, and again on each retry after a
- * reservation failure of a cached request (retry = the failure cause), so reactive schemes (MRPB) can change
- * their mind. A bypass verdict is final: the request only waits for the miss queue, and is not asked again. */
+ * Called for each coalesced request of a global load before it probes L1D. A policy that declares `retries`
+ * is asked again on each retry after a reservation failure of a request it chose to cache (retry = the failure
+ * cause), so reactive schemes (MRPB) can change their mind; one that does not keeps its first verdict, and the
+ * LDST unit parks a failed request exactly as without a bypass policy. A bypass verdict is final: the request
+ * only waits for the miss queue. MW_BYPASS_PROBE bypasses a miss but serves a hit from L1D (LASC's probe). */
 enum mw_stall { MW_STALL_NONE = 0, MW_STALL_LINE_ALLOC, MW_STALL_MSHR, MW_STALL_MISS_QUEUE, MW_STALL_COUNT };
+extern const char *const mw_stall_names[MW_STALL_COUNT]; /* "none", "line_alloc", "mshr", "miss_queue" */
 struct mw_coal_req {
     uint64_t line;   /* line address (byte address of the line) */
     uint8_t sectors; /* sectors touched */
@@ -129,10 +191,11 @@ struct mw_bypass_ctx {
     const struct mw_coal_req *reqs; /* the whole list, in coalescer order */
     int retry;                      /* enum mw_stall of the previous failed attempt, or MW_STALL_NONE */
 };
-enum { MW_CACHE = 0, MW_BYPASS = 1 };
+enum { MW_CACHE = 0, MW_BYPASS = 1, MW_BYPASS_PROBE = 2 };
 struct mw_l1d_bypass_ops {
     struct mw_policy base;
-    int (*decide)(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c); /* MW_CACHE or MW_BYPASS */
+    int (*decide)(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c); /* MW_CACHE, MW_BYPASS, MW_BYPASS_PROBE */
+    bool retries; /* ask again after each failed reservation of a cached request */
 };
 
 /* ---- cache granularity ------------------------------------------------------------------------------------
@@ -152,19 +215,26 @@ struct mw_granularity_ops {
 };
 
 /* ---- DRAM request / row scoring ---------------------------------------------------------------------------
- * When a bank is free to start a new request, the controller asks pick() to choose among the queued requests
- * to that bank. Candidates carry what FR-FCFS and Li's MSHR-M/S/S+A need. */
+ * When a bank is free to start a new request and two or more requests to it are schedulable, the controller
+ * asks pick() to choose (with one candidate there is nothing to ask). The choice is tentative until the bank
+ * issues its first command for it: a new arrival to that bank asks again, and so does the end of a row-hit cap
+ * (dram.max_row_hits) waiting for its precharge. A merge into an L2 MSHR whose read is already queued raises
+ * that candidate's merge and age but asks nothing by itself, so a choice can go stale until the next arrival.
+ * Clocks: now, arrival and age are in DRAM cycles; created is in core cycles (mw_now's clock). */
 #define MW_ROW_NONE UINT32_MAX
 struct mw_dram_cand {
-    uint64_t arrival;  /* DRAM cycle it entered the queue (smaller = older) */
-    uint32_t id;       /* unique, increasing with arrival: the deterministic tie-break */
+    uint64_t arrival;  /* DRAM cycle it entered the controller queue (smaller = older) */
+    uint32_t id;       /* increasing with arrival, unique within the channel (not across channels): the tie-break */
     uint32_t row;
     uint16_t bank;
     uint8_t is_write;
     uint8_t row_hit;   /* targets the bank's open row */
-    uint32_t merge;    /* L2 MSHR merge length (1 = none) */
-    uint64_t age;      /* summed age of merged requests (Li's Age_MSHR), DRAM cycles */
+    uint32_t merge;    /* L2 MSHR merge length (1 = none), kept current while the read waits */
+    uint64_t age;      /* Li's Age_MSHR in DRAM cycles: the merged requests' ages when they merged (core cycles
+                        * converted at dram_mhz / core_mhz) plus merge x (now - arrival); not saturated (the
+                        * thesis keeps 15 bits: a policy that wants that caps it) */
     int sm;            /* issuing SM of the first request, -1 for writebacks */
+    uint64_t created;  /* core cycle the first request was created at its SM (the L2's writebacks: at the L2) */
 };
 struct mw_dram_sched_ctx {
     int channel, bank;
@@ -179,7 +249,10 @@ struct mw_dram_sched_ops {
                 int n);
 };
 
-/* ---- CTA throttling ---------------------------------------------------------------------------------------- */
+/* ---- CTA throttling ----------------------------------------------------------------------------------------
+ * Two levers: limit() caps the CTAs a dispatcher may place on an SM; mw_cta_deactivate / mw_cta_reactivate
+ * (sim.h) stop and restart the warps of a resident CTA (Linebacker), its registers staying allocated, and
+ * mw_inject makes the register backup/restore traffic. */
 struct mw_cta_throttle_ops {
     struct mw_policy base;
     /* Most CTAs SM `sm` may hold now (the hardware limit still applies). Polled when the dispatcher has a CTA
@@ -198,7 +271,11 @@ struct mw_ldst_sched_ops {
     int (*pick)(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n); /* index into warps[] */
 };
 
-/* ---- replacement and victim storage ---------------------------------------------------------------------- */
+/* ---- replacement and victim storage ----------------------------------------------------------------------
+ * gem5's verbs: insert (a line was allocated), touch (hit), victim (choose one), evicted (a line left, any
+ * cause: the reset/invalidate verb). An instance serves the L1Ds (`sm` = the SM) or, in the l2_replacement
+ * slot, the L2 slices (`sm` = the slice; no way is ever reserved there). Victim storage (Linebacker's
+ * register-file victim cache): evicted() keeps what it wants, victim_probe() serves a later L1D miss from it. */
 struct mw_line_view {
     uint64_t line;        /* line address */
     uint64_t last_access; /* core cycle */
@@ -207,17 +284,36 @@ struct mw_line_view {
     uint8_t valid, reserved, sectors;
     uint64_t pc;          /* last load PC that touched it */
     int warp;             /* last warp */
-    void *meta;           /* policy-owned bytes (line_meta_bytes) */
+    uint64_t alloc_pc;    /* the load whose miss allocated it */
+    int alloc_warp;
+    void *meta;           /* this policy's bytes of the line (base.line_meta_bytes) */
 };
 struct mw_replacement_ops {
     struct mw_policy base;
-    size_t line_meta_bytes; /* per-line state the policy wants in L1D */
     /* Choose a victim among the set's ways; evictable[w] is 0 for reserved (pending-fill) ways. Return the
      * way, or -1 if none may be evicted (the request then fails with a line-allocation stall). */
     int (*victim)(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
                   const uint8_t *evictable, int assoc);
     void (*touch)(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line);
     void (*insert)(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line);
+    /* The line leaves (cause: enum mw_evict_cause); `line` is its last state, before it is cleared. */
+    void (*evicted)(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line, int cause);
+    /* An L1D load request missed (no MSHR taken yet): may the policy's own storage serve it? Return the core
+     * cycles until its data is at the SM (>= 1) for a victim hit, 0 for a miss. Asked once per request. A victim
+     * hit counts as an L1D access and a victim hit (l1d.victim_hits), sends nothing to L2 and allocates nothing. */
+    uint32_t (*victim_probe)(struct mw_policy_inst *pi, int sm, int set, uint64_t line, uint8_t sectors, int warp,
+                             uint64_t pc);
+};
+
+/* ---- bundles ------------------------------------------------------------------------------------------------
+ * A policy spanning several points (LocSelCaching, Linebacker, MASCAR, PCAL, CCWS): one file, one name
+ * (`policies: {bundle: name}`), one shared state. base.point is MW_PT_BUNDLE; base.create / destroy / params /
+ * events / on_event / start / finish belong to the shared instance. Each member is an ordinary ops table of its
+ * point, installed in that slot, whose instance reaches the shared one as pi->bundle (state, params). A slot
+ * the bundle leaves NULL keeps the configured policy; configuring a slot the bundle fills is an error. */
+struct mw_bundle_ops {
+    struct mw_policy base;
+    const struct mw_policy *members[MW_PT_COUNT + 1]; /* by slot: the seven points and l2_replacement */
 };
 
 /* ---- registry --------------------------------------------------------------------------------------------

@@ -15,9 +15,18 @@ const char *const mw_point_names[MW_PT_COUNT] = {
     "replacement",
 };
 
+const char *const mw_event_names[MW_EV_COUNT] = {
+    [MW_EV_KERNEL_START] = "kernel_start", [MW_EV_KERNEL_END] = "kernel_end", [MW_EV_CTA_LAUNCH] = "cta_launch",
+    [MW_EV_CTA_DONE] = "cta_done",         [MW_EV_WARP_EXIT] = "warp_exit",   [MW_EV_L1D_HIT] = "l1d_hit",
+    [MW_EV_L1D_MISS] = "l1d_miss",         [MW_EV_L1D_FILL] = "l1d_fill",     [MW_EV_L1D_EVICT] = "l1d_evict",
+    [MW_EV_LOAD_DONE] = "load_done",       [MW_EV_WINDOW] = "window",         [MW_EV_L1D_STORE] = "l1d_store",
+    [MW_EV_BARRIER] = "barrier",           [MW_EV_INJECT_DONE] = "inject_done",
+};
+const char *const mw_stall_names[MW_STALL_COUNT] = {"none", "line_alloc", "mshr", "miss_queue"};
+
 const char *const mw_slot_names[MW_SLOT_COUNT] = {
     "warp_scheduler", "l1d_bypass", "granularity", "dram_scheduler", "cta_throttle", "ldst_scheduler",
-    "replacement", "l2_replacement",
+    "replacement", "l2_replacement", "bundle",
 };
 
 int mw_slot_from_name(const char *name)
@@ -35,34 +44,48 @@ int mw_point_from_name(const char *name)
 }
 
 /* The only place that says what runs when a config names no policy for a point. */
-static const char *const default_names[MW_PT_COUNT] = {
+static const char *const default_names[MW_PT_COUNT + 1] = {
     [MW_PT_WARP_SCHED] = "gto",    [MW_PT_L1D_BYPASS] = "none",   [MW_PT_GRANULARITY] = "line",
     [MW_PT_DRAM_SCHED] = "frfcfs", [MW_PT_CTA_THROTTLE] = "none", [MW_PT_LDST_SCHED] = "inorder",
-    [MW_PT_REPLACEMENT] = "lru",
+    [MW_PT_REPLACEMENT] = "lru",   [MW_PT_COUNT] = "none", /* bundles */
 };
+
+/* The list index of a point: the seven points, then bundles; -1 for anything else. */
+static int list_of(enum mw_point pt)
+{
+    if ((unsigned)pt < MW_PT_COUNT) return (int)pt;
+    return pt == MW_PT_BUNDLE ? MW_PT_COUNT : -1;
+}
+
+const char *mw_point_name(enum mw_point pt)
+{
+    if ((unsigned)pt < MW_PT_COUNT) return mw_point_names[pt];
+    return pt == MW_PT_BUNDLE ? "bundle" : "?";
+}
 
 /* Per-point lists, split once out of mw_policy_files and read-only afterwards (pthread_once makes the first
  * use safe when several simulations start together). test_registry checks that nothing was left out. */
 #define MAX_PER_POINT 64
-static const struct mw_policy *by_point[MW_PT_COUNT][MAX_PER_POINT + 1];
+static const struct mw_policy *by_point[MW_PT_COUNT + 1][MAX_PER_POINT + 1];
 static pthread_once_t by_point_once = PTHREAD_ONCE_INIT;
 
 static void by_point_build(void)
 {
-    int n[MW_PT_COUNT] = {0};
+    int n[MW_PT_COUNT + 1] = {0};
     for (int f = 0; mw_policy_files[f]; f++)
         for (const struct mw_policy *const *p = mw_policy_files[f]; *p; p++) {
-            unsigned pt = (unsigned)(*p)->point;
-            assert(pt < MW_PT_COUNT && n[pt] < MAX_PER_POINT);
-            if (pt < MW_PT_COUNT && n[pt] < MAX_PER_POINT) by_point[pt][n[pt]++] = *p;
+            int li = list_of((*p)->point);
+            assert(li >= 0 && n[li] < MAX_PER_POINT);
+            if (li >= 0 && n[li] < MAX_PER_POINT) by_point[li][n[li]++] = *p;
         }
 }
 
 const struct mw_policy *const *mw_policies(enum mw_point pt)
 {
-    if ((unsigned)pt >= MW_PT_COUNT) return NULL;
+    int li = list_of(pt);
+    if (li < 0) return NULL;
     pthread_once(&by_point_once, by_point_build);
-    return by_point[pt];
+    return by_point[li];
 }
 
 const struct mw_policy *mw_policy_find(enum mw_point pt, const char *name)
@@ -75,7 +98,8 @@ const struct mw_policy *mw_policy_find(enum mw_point pt, const char *name)
 
 const char *mw_policy_default_name(enum mw_point pt)
 {
-    return (unsigned)pt < MW_PT_COUNT ? default_names[pt] : NULL;
+    int li = list_of(pt);
+    return li >= 0 ? default_names[li] : NULL;
 }
 
 const struct mw_policy *mw_policy_default(enum mw_point pt)
@@ -187,5 +211,6 @@ void mw_policy_inst_fini(struct mw_policy_inst *pi)
 {
     if (pi->pol && pi->pol->destroy) pi->pol->destroy(pi);
     free(pi->params);
+    free(pi->counters.v);
     memset(pi, 0, sizeof *pi);
 }

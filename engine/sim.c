@@ -43,6 +43,12 @@ static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choic
             }
         return rc;
     }
+    if (pt == MW_SLOT_BUNDLE) {
+        bool configured[MW_SLOT_COUNT];
+        for (int k = 0; k < MW_SLOT_COUNT; k++)
+            configured[k] = s->cfg.policy[k].line > 0 || s->cfg.policy[k].file[0];
+        return mw_sim_install_bundle(s, &pi, configured, e);
+    }
     return mw_sim_install_slot(s, pt, &pi, e);
 }
 
@@ -85,6 +91,15 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->reply_net = calloc(1, sizeof *s->reply_net);
     if (!s->sms || !s->l1d || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    /* each policy's per-line bytes get their own offset in every L1D line's policy area */
+    size_t meta = 0;
+    for (int k = 0; k < MW_SLOT_COUNT; k++) {
+        struct mw_policy_inst *pi = &s->pol[k];
+        if (k == MW_SLOT_L2_REPLACEMENT || !pi->pol) continue;
+        pi->meta_off = meta;
+        meta += pi->pol->line_meta_bytes;
+    }
+    s->l1_meta_bytes = meta;
     for (int i = 0; i < s->nsms; i++) {
         int rc = mw_l1d_init(s, &s->l1d[i], i, e);
         if (!rc) rc = mw_sm_init(s, &s->sms[i], i, &s->l1d[i], e);
@@ -102,6 +117,7 @@ static int build(struct mw_sim *s, struct mw_err *e)
         if (rc) return rc;
     }
     s->started = true;
+    mw_policies_start(s);
     return 0;
 }
 
@@ -114,7 +130,7 @@ void mw_sim_destroy(struct mw_sim *s)
             mw_sm_fini(s, &s->sms[i]);
         }
     if (s->l1d)
-        for (int i = 0; i < s->nsms; i++) mw_l1d_fini(&s->l1d[i]);
+        for (int i = 0; i < s->nsms; i++) mw_l1d_fini(s, &s->l1d[i]);
     if (s->l2)
         for (int i = 0; i < s->nslices; i++) mw_l2_fini(s, &s->l2[i]);
     if (s->parts)
@@ -182,13 +198,7 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
         busy |= mw_sm_tick(s, &s->sms[i], now);
         if (s->failed) return true;
     }
-    if (s->window && mw_now(s) + 1 >= s->next_window) {
-        s->next_window += s->window;
-        if (mw_wants(s, MW_EV_WINDOW)) {
-            struct mw_event ev = {.kind = MW_EV_WINDOW, .cycle = mw_now(s)};
-            mw_emit(s, &ev);
-        }
-    }
+    if (s->next_window != MW_NEVER && mw_now(s) + 1 >= s->next_window) mw_windows_due(s, mw_now(s));
     return busy;
 }
 
@@ -229,7 +239,8 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
                               s->kernel_ctas);
         return 0;
     }
-    if (s->window) T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], mw_max_u64(s->next_window - 1, mw_now(s))));
+    if (s->next_window != MW_NEVER)
+        T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], mw_max_u64(s->next_window - 1, mw_now(s))));
     if (stop != MW_NEVER) T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], stop));
     for (int i = 0; i < MW_CLK_N; i++) {
         struct mw_clock *c = &s->clk[i];
@@ -313,6 +324,11 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
         }
         if (s->wl_done && !s->kernel_active) {
             s->done = true;
+            mw_policies_finish(s);
+            if (s->failed) {
+                *e = s->fail_err;
+                return e->code;
+            }
             break;
         }
         if (core_ticked && !core_busy && s->cfg.sim.fast_forward) {
@@ -392,5 +408,15 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                      "L1D reservation failures of all causes", "attempt");
 #undef GET
     free(ds);
+    /* what the policies publish */
+    for (int k = 0; k < MW_SLOT_COUNT; k++) {
+        const struct mw_policy_inst *pi = &s->pol[k];
+        for (int i = 0; pi->pol && i < pi->counters.n; i++) {
+            char name[96];
+            snprintf(name, sizeof name, "policy.%s.%s", mw_slot_names[k], pi->counters.v[i].name);
+            mw_stat_list_add(out, name, (double)pi->counters.v[i].value,
+                             pi->counters.v[i].desc ? pi->counters.v[i].desc : "", "");
+        }
+    }
     return 0;
 }

@@ -56,11 +56,58 @@ int mw_sim_l1d_sets(const struct mw_sim *s);
 int mw_sim_l1d_assoc(const struct mw_sim *s);
 int mw_l1d_mshr_free(const struct mw_sim *s, int sm);
 int mw_l1d_set_of(const struct mw_sim *s, uint64_t addr);
-/* Would a load of `sectors` of line `line` hit in SM sm's L1D now? No side effects. */
+/* Would a load of `sectors` of line `line` hit in SM sm's L1D now? No side effects. A line whose sectors are
+ * still being filled is not a hit: mw_l1d_lookup tells the cases apart. */
 bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors);
+enum mw_lookup { MW_LOOKUP_MISS = 0, MW_LOOKUP_HIT, MW_LOOKUP_PENDING /* tag there, sectors on their way */,
+                 MW_LOOKUP_PARTIAL /* tag there, some sectors neither valid nor coming */ };
+int mw_l1d_lookup(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors);
+int mw_l1d_find(const struct mw_sim *s, int sm, uint64_t line);           /* way holding the line, or -1 */
+/* A way of `set` could take a new line now (a free way, or one not waiting for a fill). */
+bool mw_l1d_can_allocate(const struct mw_sim *s, int sm, int set);
+int mw_l1d_missq_used(const struct mw_sim *s, int sm);                    /* requests waiting to leave the SM */
+int mw_l1d_missq_size(const struct mw_sim *s);
+/* A line's state as replacement policies see it (meta = the replacement policy's bytes). */
+void mw_l1d_line(const struct mw_sim *s, int sm, int set, int way, struct mw_line_view *out);
+/* Policy pi's own line_meta_bytes of a line (any point; NULL if it asked for none or the run is not built). */
+uint8_t *mw_l1d_meta(const struct mw_sim *s, const struct mw_policy_inst *pi, int sm, int set, int way);
 /* Invalidate all of SM sm's L1D lines that are not waiting for a fill (granularity switches). */
 void mw_l1d_flush(struct mw_sim *s, int sm);
-/* Ask for MW_EV_WINDOW events every `cycles` core cycles (0 = off). */
-void mw_sim_set_window(struct mw_sim *s, uint64_t cycles);
+/* Evict one line (cause MW_EVICT_POLICY) unless it waits for a fill; returns whether it did. */
+bool mw_l1d_invalidate(struct mw_sim *s, int sm, int set, int way);
+
+/* ---- L2, DRAM, registers, CTAs, schedulers ---- */
+int mw_sim_n_slices(const struct mw_sim *s);
+int mw_l2_queue_len(const struct mw_sim *s, int slice);       /* requests in its lookup pipe and miss queue */
+int mw_dram_queue_len_of(const struct mw_sim *s, int channel);/* requests in the channel's controller queue */
+int64_t mw_sm_free_regs(const struct mw_sim *s, int sm);      /* registers not allocated to a resident CTA */
+int mw_sm_registers(const struct mw_sim *s);                  /* the register file, 32-bit registers */
+int mw_max_ctas(const struct mw_sim *s);
+bool mw_cta_resident(const struct mw_sim *s, int sm, int cta);
+int mw_cta_regs_of(const struct mw_sim *s, int sm, int cta);  /* registers the resident CTA holds */
+int mw_cta_warps(const struct mw_sim *s, int sm, int cta, uint16_t *out, int max); /* its warps; returns count */
+bool mw_cta_active(const struct mw_sim *s, int sm, int cta);
+int mw_warp_scheduler(const struct mw_sim *s, int sm, int w); /* the scheduler that owns warp slot w */
+int mw_sched_warps(const struct mw_sim *s, int sm, int sched, uint16_t *out, int max); /* its live warps */
+uint32_t mw_warp_mask(const struct mw_sim *s, int sm, int w);   /* active mask of its head instruction (0: none) */
+
+/* ---- actions ---- */
+/* Ask for MW_EV_WINDOW events every `cycles` core cycles, delivered to this policy only (0 = off). */
+void mw_window_set(struct mw_policy_inst *pi, uint64_t cycles);
+/* Stop scheduling the warps of a resident CTA, or let them run again; 0, or -1 if not resident / no change. */
+int mw_cta_deactivate(struct mw_sim *s, int sm, int cta);
+int mw_cta_reactivate(struct mw_sim *s, int sm, int cta);
+/* Memory traffic that competes like the SM's own requests (leaves through its miss queue port after demand
+ * requests, crosses the network, L2 and DRAM): `bytes` from `addr` in whole lines, reads or writes. Read data
+ * coming back raises MW_EV_INJECT_DONE (value = tag) once per line. Returns the number of requests made. */
+int mw_inject(struct mw_sim *s, int sm, uint64_t addr, uint32_t bytes, bool write, uint32_t tag);
+/* Ask qualify() again for SM sm's warps at core cycle `at` (mw_now: at once). */
+void mw_sched_recheck(struct mw_sim *s, int sm, uint64_t at);
+/* A counter published in the run's stats as policy.<slot>.<name>; returns its index for mw_policy_count. */
+int mw_policy_counter(struct mw_policy_inst *pi, const char *name, const char *desc);
+static inline void mw_policy_count(struct mw_policy_inst *pi, int idx, uint64_t delta)
+{
+    pi->counters.v[idx].value += delta;
+}
 
 #endif

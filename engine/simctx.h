@@ -41,7 +41,9 @@ struct mw_sim {
     /* policies and the event bus (events.c) */
     struct mw_policy_inst pol[MW_SLOT_COUNT];
     uint32_t ev_mask;
-    uint64_t window, next_window;
+    uint64_t next_window;        /* earliest of the policies' own windows (MW_NEVER: none) */
+    uint64_t inst_seq;           /* last instruction id given out */
+    size_t l1_meta_bytes;        /* policy bytes per L1D line, all policies together (pi->meta_off splits them) */
     /* clocks */
     struct mw_clock clk[MW_CLK_N];
     uint64_t now_fs;
@@ -63,6 +65,14 @@ struct mw_sim {
 
 /* Install an initialised policy instance in a slot (a decision point or MW_SLOT_L2_REPLACEMENT). */
 int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, struct mw_err *e);
+/* Install a bundle's instance and an instance of each member in its slot; configured[k]: slot k was chosen
+ * explicitly by the user (a conflict with a member is an error). */
+int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const bool *configured, struct mw_err *e);
+/* Policies' start hooks (the machine is built) and finish hooks (the workload completed). */
+void mw_policies_start(struct mw_sim *s);
+void mw_policies_finish(struct mw_sim *s);
+/* Deliver MW_EV_WINDOW to each policy whose window elapsed by the end of core cycle `now`. */
+void mw_windows_due(struct mw_sim *s, uint64_t now);
 
 static inline uint64_t mw_core_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
 

@@ -50,6 +50,8 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     if (!sm->live) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
+    sm->recheck_at = MW_NEVER;
+    sm->qualifying = -1;
     return mw_ldst_init(s, &sm->ldst, id, sm->nwarps, &sm->st, l1, e);
 }
 
@@ -111,6 +113,10 @@ bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm)
 }
 
 static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w);
+static inline const struct mw_warp_sched_ops *sched_ops(const struct mw_sim *s)
+{
+    return (const struct mw_warp_sched_ops *)s->pol[MW_PT_WARP_SCHED].pol;
+}
 static void ldst_apply(struct mw_sim *s, struct mw_sm *sm);
 static void wake_all(struct mw_sm *sm);
 
@@ -162,7 +168,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     wake_all(sm);
     if (mw_wants(s, MW_EV_CTA_LAUNCH)) {
         struct mw_event ev = {.kind = MW_EV_CTA_LAUNCH, .sm = sm->id, .cta = slot, .value = cta,
-                              .cycle = mw_core_now(s)};
+                              .aux = cs->nwarps, .cycle = mw_core_now(s)};
         mw_emit(s, &ev);
     }
     return 0;
@@ -184,6 +190,7 @@ static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
             w->stream_done = 1;
             break;
         }
+        if (w->ib_n == 0) w->qv = 0; /* a new head instruction */
         w->ib_n++;
         if (in->op == MW_OP_EXIT) {
             w->stream_done = 1;
@@ -256,7 +263,7 @@ static void ldst_apply(struct mw_sim *s, struct mw_sm *sm)
     }
 }
 
-static void barrier_check(struct mw_sm *sm, int slot)
+static void barrier_check(struct mw_sim *s, struct mw_sm *sm, int slot)
 {
     struct mw_cta_slot *cs = &sm->ctas[slot];
     if (cs->warps_at_barrier == 0 || cs->warps_at_barrier < cs->nwarps - cs->warps_exited) return;
@@ -266,6 +273,11 @@ static void barrier_check(struct mw_sm *sm, int slot)
         if (wp->cta_slot == slot && wp->state == MW_W_BARRIER) {
             wp->state = MW_W_ACTIVE;
             wp->wake = 0;
+            if (mw_wants(s, MW_EV_BARRIER)) {
+                struct mw_event ev = {.kind = MW_EV_BARRIER, .sm = sm->id, .warp = w, .cta = slot, .value = 0,
+                                      .cycle = mw_core_now(s)};
+                mw_emit(s, &ev);
+            }
         }
     }
     cs->warps_at_barrier = 0;
@@ -283,7 +295,7 @@ static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
                               .cycle = mw_core_now(s)};
         mw_emit(s, &ev);
     }
-    barrier_check(sm, wp->cta_slot);
+    barrier_check(s, sm, wp->cta_slot);
     cta_try_finish(s, sm, wp->cta_slot);
 }
 
@@ -366,6 +378,10 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     struct mw_inst *in = &wp->ib[wp->ib_head];
     struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
     const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
+    in->id = ++s->inst_seq;
+    wp->qv = 0; /* a new head instruction follows */
+    sm->issue_epoch++;
+    if (ops->qualify_deps & MW_QDEP_ISSUE) wake_all(sm);
     if (ops->issued) ops->issued(pi, sm->id, sched, w, in);
     sm->st.warp_insts++;
     sm->st.thread_insts += (uint64_t)mw_popcount32(in->mask);
@@ -397,7 +413,12 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     if (op == MW_OP_BARRIER) {
         wp->state = MW_W_BARRIER;
         sm->ctas[wp->cta_slot].warps_at_barrier++;
-        barrier_check(sm, wp->cta_slot);
+        if (mw_wants(s, MW_EV_BARRIER)) {
+            struct mw_event ev = {.kind = MW_EV_BARRIER, .sm = sm->id, .warp = w, .cta = wp->cta_slot, .value = 1,
+                                  .cycle = now};
+            mw_emit(s, &ev);
+        }
+        barrier_check(s, sm, wp->cta_slot);
     } else if (op == MW_OP_EXIT) {
         warp_exit(s, sm, w);
         return;
@@ -423,6 +444,36 @@ static void count_stall(struct mw_sm *sm, int reason, uint64_t n)
     case R_POLICY: sm->st.stall_policy += n; break;
     default: break;
     }
+}
+
+/* Ask (or remember) the scheduling policy's qualify verdict for warp w's head instruction. Without declared
+ * dependencies the verdict is asked every cycle and a veto keeps the SM awake; with them a verdict holds until
+ * the head changes, a declared dependency changes, or mw_sched_recheck's time comes. */
+static bool qualified(struct mw_sm *sm, struct mw_policy_inst *pi, const struct mw_warp_sched_ops *ops, int k, int w,
+                      uint64_t now)
+{
+    struct mw_warp *wp = &sm->warps[w];
+    uint32_t deps = ops->qualify_deps;
+    if (!deps) {
+        if (ops->qualify(pi, sm->id, k, w, &wp->ib[wp->ib_head])) return true;
+        sm->next_ready = mw_min_u64(sm->next_ready, now + 1); /* the policy's state may change any cycle */
+        return false;
+    }
+    uint64_t mep = (deps & MW_QDEP_MSHR) ? sm->ldst.l1->mshr_epoch : 0;
+    uint64_t iep = (deps & MW_QDEP_ISSUE) ? sm->issue_epoch : 0;
+    if (!wp->qv || wp->q_mshr != mep || wp->q_issue != iep || wp->q_recheck != sm->recheck_epoch || now >= wp->q_until) {
+        sm->qualifying = w;
+        wp->q_until = MW_NEVER;
+        bool ok = ops->qualify(pi, sm->id, k, w, &wp->ib[wp->ib_head]);
+        sm->qualifying = -1;
+        wp->qv = ok ? 1 : 2;
+        wp->q_mshr = mep;
+        wp->q_issue = iep;
+        wp->q_recheck = sm->recheck_epoch;
+    }
+    if (wp->qv == 1) return true;
+    sm->next_ready = mw_min_u64(sm->next_ready, wp->q_until);
+    return false;
 }
 
 static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
@@ -453,10 +504,7 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
             int w = list[i];
             struct mw_warp *wp = &sm->warps[w];
             int r = warp_status(s, sm, wp, now);
-            if (r == R_READY && ops->qualify && !ops->qualify(pi, sm->id, k, w, &wp->ib[wp->ib_head])) {
-                r = R_POLICY; /* the policy's state may change any cycle: no clock jump past it */
-                sm->next_ready = mw_min_u64(sm->next_ready, now + 1);
-            }
+            if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
             if (r == R_READY) ready[n++] = (uint16_t)w;
             if (stall_rank[r] > stall_rank[best]) best = r;
         }
@@ -499,13 +547,21 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
         return;
     }
     if (sm->resident_warps) sm->st.active_cycles++;
+    if (now >= sm->recheck_at) { /* a policy asked for its verdicts again at this cycle */
+        sm->recheck_at = MW_NEVER;
+        sm->recheck_epoch++;
+        wake_all(sm);
+    }
+    uint64_t mep = sm->ldst.l1->mshr_epoch;
     if (mw_ldst_cycle(s, &sm->ldst)) sm->busy = true;
     ldst_apply(s, sm);
+    if (sm->ldst.l1->mshr_epoch != mep && (sched_ops(s)->qualify_deps & MW_QDEP_MSHR)) wake_all(sm);
     int ns = (int)s->cfg.sm.n_schedulers;
     for (int k = 0; k < ns; k++) {
         schedule(s, sm, k, now);
         if (s->failed) return;
     }
+    sm->next_ready = mw_min_u64(sm->next_ready, sm->recheck_at);
     sm->st.issue_slots += (uint64_t)ns;
 }
 
@@ -560,9 +616,11 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
 {
     mw_sm_settle(s, sm);
     int parked = sm->ldst.parked;
+    uint64_t mep = sm->ldst.l1->mshr_epoch;
     sm->busy = true;
     mw_ldst_reply(s, &sm->ldst, r);
     ldst_apply(s, sm);
+    if (sm->ldst.l1->mshr_epoch != mep && (sched_ops(s)->qualify_deps & MW_QDEP_MSHR)) wake_all(sm);
     /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a load
      * whose other requests are still out) */
     if (sm->sleep_until && (sm->ldst.parked != parked || sm_dirty(sm))) sm->sleep_until = 0;
@@ -599,3 +657,117 @@ const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w)
 uint64_t mw_warp_insts(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].insts; }
 int mw_sm_resident_ctas(const struct mw_sim *s, int sm) { return s->sms[sm].resident_ctas; }
 uint64_t mw_sm_warp_insts(const struct mw_sim *s, int sm) { return s->sms[sm].st.warp_insts; }
+
+/* ---- facts and actions about registers, CTAs and schedulers ---- */
+int64_t mw_sm_free_regs(const struct mw_sim *s, int sm) { return s->sms[sm].free_regs; }
+int mw_sm_registers(const struct mw_sim *s) { return (int)s->cfg.sm.registers; }
+int mw_max_ctas(const struct mw_sim *s) { return (int)s->cfg.sm.max_ctas; }
+static const struct mw_cta_slot *cta_at(const struct mw_sim *s, int sm, int cta)
+{
+    if (!s->sms || sm < 0 || sm >= s->nsms || cta < 0 || cta >= s->cfg.sm.max_ctas) return NULL;
+    const struct mw_cta_slot *cs = &s->sms[sm].ctas[cta];
+    return cs->valid ? cs : NULL;
+}
+bool mw_cta_resident(const struct mw_sim *s, int sm, int cta) { return cta_at(s, sm, cta) != NULL; }
+int mw_cta_regs_of(const struct mw_sim *s, int sm, int cta)
+{
+    const struct mw_cta_slot *cs = cta_at(s, sm, cta);
+    return cs ? (int)cs->regs : 0;
+}
+int mw_cta_warps(const struct mw_sim *s, int sm, int cta, uint16_t *out, int max)
+{
+    if (!cta_at(s, sm, cta)) return 0;
+    const struct mw_sm *p = &s->sms[sm];
+    int n = 0;
+    for (int w = 0; w < p->nwarps; w++) {
+        const struct mw_warp *wp = &p->warps[w];
+        if (wp->state != MW_W_FREE && wp->cta_slot == cta) {
+            if (n < max) out[n] = (uint16_t)w;
+            n++;
+        }
+    }
+    return n;
+}
+bool mw_cta_active(const struct mw_sim *s, int sm, int cta)
+{
+    const struct mw_cta_slot *cs = cta_at(s, sm, cta);
+    return cs && !cs->inactive;
+}
+int mw_warp_scheduler(const struct mw_sim *s, int sm, int w) { (void)sm; return w % (int)s->cfg.sm.n_schedulers; }
+int mw_sched_warps(const struct mw_sim *s, int sm, int sched, uint16_t *out, int max)
+{
+    const struct mw_sm *p = &s->sms[sm];
+    int n = 0;
+    for (int i = 0; i < p->sched_nwarps[sched]; i++) {
+        int w = p->sched_warps[sched][i];
+        int st = p->warps[w].state;
+        if (st != MW_W_ACTIVE && st != MW_W_BARRIER) continue;
+        if (n < max) out[n] = (uint16_t)w;
+        n++;
+    }
+    return n;
+}
+uint32_t mw_warp_mask(const struct mw_sim *s, int sm, int w)
+{
+    const struct mw_warp *wp = &s->sms[sm].warps[w];
+    return wp->ib_n ? wp->ib[wp->ib_head].mask : 0;
+}
+
+static int cta_set_active(struct mw_sim *s, int sm, int cta, bool on)
+{
+    if (!cta_at(s, sm, cta)) return -1;
+    struct mw_sm *p = &s->sms[sm];
+    struct mw_cta_slot *cs = &p->ctas[cta];
+    if (cs->inactive == !on) return -1;
+    mw_sm_wake(s, p);
+    cs->inactive = !on;
+    for (int w = 0; w < p->nwarps; w++) {
+        struct mw_warp *wp = &p->warps[w];
+        if (wp->cta_slot == cta && (wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER)) set_live(p, w, on);
+    }
+    if (on) p->st.ctas_reactivated++;
+    else p->st.ctas_deactivated++;
+    wake_all(p);
+    return 0;
+}
+int mw_cta_deactivate(struct mw_sim *s, int sm, int cta) { return cta_set_active(s, sm, cta, false); }
+int mw_cta_reactivate(struct mw_sim *s, int sm, int cta) { return cta_set_active(s, sm, cta, true); }
+
+int mw_inject(struct mw_sim *s, int sm, uint64_t addr, uint32_t bytes, bool write, uint32_t tag)
+{
+    if (!s->sms || sm < 0 || sm >= s->nsms || !bytes) return 0;
+    uint64_t lb = (uint64_t)s->cfg.l1d.line_bytes;
+    uint64_t first = addr & ~(lb - 1), last = (addr + bytes - 1) & ~(lb - 1);
+    int n = 0;
+    for (uint64_t line = first; line <= last; line += lb, n++) mw_l1d_inject(s, &s->l1d[sm], line, write, tag);
+    mw_sm_wake(s, &s->sms[sm]);
+    return n;
+}
+
+void mw_sched_recheck(struct mw_sim *s, int sm, uint64_t at)
+{
+    if (!s->sms || sm < 0 || sm >= s->nsms) return;
+    struct mw_sm *p = &s->sms[sm];
+    uint64_t now = mw_core_now(s);
+    if (p->qualifying >= 0 && at > now) { /* from inside qualify: this warp's verdict holds until then */
+        p->warps[p->qualifying].q_until = at;
+        return;
+    }
+    if (at <= now) {
+        p->recheck_epoch++;
+        mw_sm_wake(s, p);
+        wake_all(p);
+    } else {
+        p->recheck_at = mw_min_u64(p->recheck_at, at);
+        mw_sm_wake(s, p);
+    }
+}
+
+bool mw_l1d_invalidate(struct mw_sim *s, int sm, int set, int way)
+{
+    struct mw_sm *p = &s->sms[sm];
+    if (!mw_l1d_invalidate_line(s, &s->l1d[sm], set, way)) return false;
+    mw_sm_wake(s, p);
+    if (p->ldst.park_set == set) p->ldst.parked = 0; /* the parked request's set changed */
+    return true;
+}

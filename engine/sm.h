@@ -22,6 +22,10 @@ struct mw_warp {
     uint64_t wake;        /* head instruction cannot issue before this cycle (registers) */
     uint32_t pending_loads, pending_stores;
     uint64_t insts;
+    /* the scheduling policy's remembered qualify verdict for the head instruction (0 none, 1 yes, 2 no) and
+     * what it was given under (engine/sm.c qualified()) */
+    uint8_t qv;
+    uint64_t q_mshr, q_issue, q_recheck, q_until;
     uint64_t reg_ready[MW_REG_COUNT];
     struct mw_inst ib[MW_IB_MAX];
 };
@@ -33,6 +37,7 @@ struct mw_cta_slot {
     uint32_t first_warp;  /* SM-local id of its first warp */
     void *stream;         /* workload's CTA state */
     uint32_t regs, threads, shmem;
+    bool inactive;        /* deactivated by a policy (mw_cta_deactivate): its warps are not scheduled */
 };
 
 struct mw_sm {
@@ -61,6 +66,9 @@ struct mw_sm {
      * whole-GPU clock jump skipped), which are accounted exactly as the last evaluated cycle before the SM
      * changes or its stats are read. */
     uint64_t sleep_until, slept;
+    /* qualify caching (engine/sm.c qualified()) */
+    uint64_t issue_epoch, recheck_epoch, recheck_at;
+    int qualifying;       /* the warp whose qualify is being asked, else -1 */
 };
 
 int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_err *e);

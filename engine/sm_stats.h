@@ -32,7 +32,9 @@
     X(coalesced_reqs, "memory requests made by the coalescer", "req", SUM)                              \
     X(load_latency_sum, "sum over load requests of creation-to-data latency", "core cycles", SUM)       \
     X(load_latency_count, "load requests whose latency was measured", "req", SUM)                       \
-    X(load_latency_max, "largest load request latency", "core cycles", MAX)
+    X(load_latency_max, "largest load request latency", "core cycles", MAX)                             \
+    X(ctas_deactivated, "resident CTAs stopped by a policy (mw_cta_deactivate)", "CTA", SUM)            \
+    X(ctas_reactivated, "stopped CTAs restarted by a policy (mw_cta_reactivate)", "CTA", SUM)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif

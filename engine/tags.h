@@ -52,7 +52,8 @@ static inline void mw_tags_clear(struct mw_tags *t, int set, int way)
     if (t->meta) memset(mw_tags_meta(t, set, way), 0, t->meta_bytes);
 }
 int mw_tags_find(const struct mw_tags *t, int set, uint64_t line); /* way or -1 */
-/* What a replacement policy sees of a way. */
-struct mw_line_view mw_tags_view(const struct mw_tags *t, int set, int way);
+/* What a replacement policy sees of a way; meta points at byte `meta_off` of the line's policy bytes (NULL when
+ * meta_off is (size_t)-1 or the array keeps none). */
+struct mw_line_view mw_tags_view(const struct mw_tags *t, int set, int way, size_t meta_off);
 
 #endif

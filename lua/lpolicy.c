@@ -30,15 +30,10 @@ static const struct {
     {-1, "on_event"},
 };
 
-static const char *const default_names[MW_PT_COUNT] = {"gto", "none", "line", "frfcfs", "none", "inorder", "lru"};
-const char *mw_lua_default_policy(enum mw_point pt) { return default_names[pt]; }
+const char *mw_lua_default_policy(enum mw_point pt) { return mw_policy_default_name(pt); }
 
-static const char *const event_names[MW_EV_COUNT] = {
-    "kernel_start", "kernel_end", "cta_launch", "cta_done", "warp_exit", "l1d_hit",
-    "l1d_miss",     "l1d_fill",   "l1d_evict",  "load_done", "window"};
-_Static_assert(MW_EV_COUNT == 11, "event_names must name every MW_EV_*");
-static const char *const stall_names[MW_STALL_COUNT] = {"none", "line_alloc", "mshr", "miss_queue"};
-_Static_assert(MW_STALL_COUNT == 4, "stall_names must name every MW_STALL_*");
+#define event_names mw_event_names
+#define stall_names mw_stall_names
 
 /* ---- name tables: mw.ops, mw.events, mw.points, mw.stalls --------------------------------------------------
  * Each maps name -> number and number -> name, numbers as in the engine's enums (from 0), behind a read-only
@@ -163,6 +158,7 @@ static const char *const way_cols[WAY_COLS] = {"line", "last_access", "fill_time
 struct mbox {
     struct mw_sim *sim;
     uint64_t rng;
+    int slot;          /* the policy slot its policy is installed in (its own window) */
 };
 
 /* One per Lua state that runs hooks (kept in its registry): which hook call is running and how many budget
@@ -997,7 +993,8 @@ static int c_set_window(lua_State *L)
     struct mw_sim *s = ctx_sim(L);
     lua_Integer c = luaL_checkinteger(L, 1);
     luaL_argcheck(L, c >= 0, 1, "window must be >= 0 cycles");
-    mw_sim_set_window(s, (uint64_t)c);
+    struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
+    mw_window_set(mw_sim_policy(s, (enum mw_point)b->slot), (uint64_t)c);
     return 0;
 }
 /* Deterministic per-policy random numbers (xorshift64*, seeded from the run's seed): random() in [0,1),
@@ -1069,6 +1066,7 @@ static void push_ctx(lua_State *L, struct lpol *lp, const char *const *keys, con
     lua_createtable(L, 0, 24);
     lp->box = lua_newuserdatauv(L, sizeof *lp->box, 0);
     lp->box->sim = lp->sim;
+    lp->box->slot = (int)lp->pt;
     lp->box->rng = ((uint64_t)c->sim.seed + 1) * 0x9E3779B97F4A7C15ull + (uint64_t)lp->pt;
     if (!lp->box->rng) lp->box->rng = 1;
     luaL_setfuncs(L, ctx_funcs, 1);
@@ -1209,7 +1207,7 @@ static void set_slots(struct lpol *lp)
                                            : o->touch ? rp_touch_c : NULL;
         lp->ops.rp.insert = has[H_RP_INSERT] ? (chain && o->insert ? rp_insert_chain : rp_insert)
                                              : o->insert ? rp_insert_c : NULL;
-        lp->ops.rp.line_meta_bytes = o->line_meta_bytes;
+        lp->ops.rp.base.line_meta_bytes = o->base.line_meta_bytes;
         break;
     }
     default: break;
@@ -1284,7 +1282,7 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     lp->owner = L;
     lp->own_state = own_state;
     lp->budget = MW_LUA_BUDGET;
-    lp->dpol = mw_policy_find(pt, default_names[pt]);
+    lp->dpol = mw_policy_find(pt, mw_policy_default_name(pt));
     lp->thread_ref = lp->table_ref = lp->ctx_ref = LUA_NOREF;
     for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;
     int rc = lp->dpol ? mw_policy_inst_init(&lp->dflt, lp->dpol, s, NULL, NULL, 0, e)
@@ -1297,6 +1295,37 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     *taken = true; /* from here on destroy() releases everything, the own state included */
     struct mw_policy_inst pi = {.pol = &lp->ops.base, .sim = s, .lua = lp};
 
+    /* what the table declares about its hooks: bypass retries, what qualify's verdict depends on */
+    if (pt == MW_PT_L1D_BYPASS) {
+        lua_getfield(L, idx, "retries");
+        lp->ops.by.retries = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    if (pt == MW_PT_WARP_SCHED) {
+        static const char *const dep_names[] = {"head", "mshr", "issue"};
+        int top = lua_gettop(L);
+        bool ok = true;
+        if (lua_getfield(L, idx, "qualify_deps") != LUA_TNIL) {
+            uint32_t deps = 0;
+            ok = lua_istable(L, -1);
+            for (lua_Integer i = 1; ok; i++) {
+                if (lua_rawgeti(L, -1, i) == LUA_TNIL) break;
+                const char *d = lua_tostring(L, -1);
+                int k = 0;
+                while (k < 3 && !(d && strcmp(d, dep_names[k]) == 0)) k++;
+                ok = k < 3;
+                deps |= 1u << k;
+                lua_pop(L, 1);
+            }
+            lp->ops.ws.qualify_deps = deps;
+        }
+        lua_settop(L, top);
+        if (!ok) {
+            destroy(&pi);
+            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                              "warp_scheduler policy: qualify_deps must list \"head\", \"mshr\" and/or \"issue\"");
+        }
+    }
     if (lua_getfield(L, idx, "budget") != LUA_TNIL) {
         int isnum;
         lua_Integer b = lua_tointegerx(L, -1, &isnum);

@@ -216,7 +216,7 @@ static int drive_set(const char *name, int *victims, int *nvict)
     unsigned char meta[4][64];
     memset(v, 0, sizeof v);
     memset(meta, 0, sizeof meta);
-    assert_true(r.ops->line_meta_bytes <= sizeof meta[0]);
+    assert_true(r.ops->base.line_meta_bytes <= sizeof meta[0]);
     for (int w = 0; w < 4; w++) v[w].meta = meta[w];
     static const uint64_t seq[] = {0xA, 0xB, 0xC, 0xD, 0xA, 0xE, 0xA};
     int hits = 0;

@@ -113,14 +113,15 @@ static void test_order(void **state)
         if (count(mw_policy_files[f]) < 1) fail_msg("policies/%s.c registers nothing", mw_policy_file_names[f]);
         total += count(mw_policy_files[f]);
     }
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
+    for (int li = 0; li <= MW_PT_COUNT; li++) {
+        int pt = li < MW_PT_COUNT ? li : MW_PT_BUNDLE;
         const struct mw_policy *const *l = mw_policies((enum mw_point)pt);
         int k = 0;
         for (int f = 0; f < nfiles; f++)
             for (const struct mw_policy *const *p = mw_policy_files[f]; *p; p++)
                 if ((int)(*p)->point == pt) {
                     if (l[k] != *p)
-                        fail_msg("%s: entry %d is '%s', expected '%s' of policies/%s.c", mw_point_names[pt], k,
+                        fail_msg("%s: entry %d is '%s', expected '%s' of policies/%s.c", mw_point_name((enum mw_point)pt), k,
                                  l[k] ? l[k]->name : "(end)", (*p)->name, mw_policy_file_names[f]);
                     k++;
                 }

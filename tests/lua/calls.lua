@@ -17,7 +17,7 @@ print("ok  bypass decided once per request: " .. calls .. " calls")
 
 -- bypass on stall (MRPB): cache first, bypass when asked again after a failed reservation
 local causes, first = {}, 0
-st = T.run(opts, "l1d_bypass", { decide = function(m, sm, warp, pc, line, set, size, index, n, retry)
+st = T.run(opts, "l1d_bypass", { retries = true, decide = function(m, sm, warp, pc, line, set, size, index, n, retry)
   if retry == 0 then first = first + 1 else causes[retry] = (causes[retry] or 0) + 1 end
   return retry ~= 0
 end })

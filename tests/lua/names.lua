@@ -9,7 +9,7 @@ local expect = {
   ops = { "nop", "alu", "dp", "sfu", "tensor", "branch", "barrier", "membar", "exit", "ld_global", "st_global",
           "atomic", "ld_local", "st_local", "ld_shared", "st_shared", "ld_const" },
   events = { "kernel_start", "kernel_end", "cta_launch", "cta_done", "warp_exit", "l1d_hit", "l1d_miss", "l1d_fill",
-             "l1d_evict", "load_done", "window" },
+             "l1d_evict", "load_done", "window", "l1d_store", "barrier", "inject_done" },
   points = { "warp_scheduler", "l1d_bypass", "granularity", "dram_scheduler", "cta_throttle", "ldst_scheduler",
              "replacement" },
   stalls = { "none", "line_alloc", "mshr", "miss_queue" },
@@ -47,6 +47,7 @@ assert(checked > 0, "some warp has a decoded instruction")
 sim:close()
 local causes, kinds = {}, {}
 T.run(opts, "l1d_bypass", {
+  retries = true, -- asked again after each failed reservation, with its cause
   events = { "kernel_start", "l1d_miss" },
   on_event = function(m, kind) kinds[mw.events[kind]] = true end,
   decide = function(m, sm, warp, pc, line, set, size, index, n, retry)
