@@ -11,6 +11,8 @@ enum mw_cfg_type { MW_CT_INT, MW_CT_DOUBLE, MW_CT_BOOL, MW_CT_ENUM, MW_CT_STR };
 /* Enumerations used by config fields; the choice strings list them in value order. */
 enum { MW_ALLOC_ON_MISS = 0, MW_ALLOC_ON_FILL = 1 };
 #define MW_ALLOC_CHOICES "on_miss|on_fill"
+enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2 };
+#define MW_IDX_CHOICES "linear|fermi_hash|xor"
 enum { MW_COAL_LINE = 0, MW_COAL_SECTOR = 1 };
 #define MW_COAL_CHOICES "line|sector"
 enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
@@ -64,6 +66,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l1d, mshr_max_merge, INT, 8, 1, 64, "requests", "requests merged into one MSHR entry")                  \
     F(l1d, miss_queue, INT, 8, 1, 4096, "requests", "L1D miss queue toward the interconnect")                \
     F(l1d, alloc, ENUM, MW_ALLOC_ON_MISS, 0, 0, MW_ALLOC_CHOICES, "when a missing line takes its way")         \
+    F(l1d, index, ENUM, MW_IDX_LINEAR, 0, 0, MW_IDX_CHOICES,                                                    \
+      "set-index function: linear, GPGPU-Sim's Fermi hash (32 or 64 sets), or index XOR upper tag bits")       \
     F(icnt, latency, INT, 8, 1, 10000, "icnt cycles", "crossbar traversal latency")                            \
     F(icnt, flit_bytes, INT, 32, 4, 1024, "bytes", "flit size (-icnt_flit_size 32)")                           \
     F(icnt, header_bytes, INT, 8, 0, 1024, "bytes", "control bytes of a packet (address, ids)")                \
@@ -172,6 +176,7 @@ struct mw_config {
         int64_t size_bytes, line_bytes, sector_bytes, assoc, hit_latency, mshr_entries, mshr_max_merge,
             miss_queue;
         int alloc;
+        int index;
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue;

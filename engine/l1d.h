@@ -32,19 +32,39 @@
     X(injected_writes, "line writes injected by a policy (mw_inject)", "req", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
-/* Set index of a line address: the one formula for the L1D (the coalescer and the policies' mw_l1d_set_of
- * use it too). */
+/* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of
+ * use it too), chosen by l1d.index:
+ *  linear      line number modulo the set count (any count: Linebacker's 48 sets);
+ *  fermi_hash  GPGPU-Sim's FERMI_HASH_SET_FUNCTION (Nugteren et al., HPCA'14): the line number's low 5 bits XOR
+ *              address bits 13, 14, 15, 17, 19; 64 sets add bit 12 on top (32 or 64 sets only);
+ *  xor         GPGPU-Sim's BITWISE_XORING_FUNCTION: the linear index XOR the tag's low bits (a power-of-two
+ *              count), the XOR indexing of IndXor (Choo's competitor). */
 struct mw_set_index {
-    int sets, shift;
+    int sets, shift, fn, set_bits;
 };
 static inline void mw_set_index_init(struct mw_set_index *x, const struct mw_config *c)
 {
     x->sets = mw_l1d_sets(c);
     x->shift = __builtin_ctz((unsigned)c->l1d.line_bytes);
+    x->fn = c->l1d.index;
+    x->set_bits = __builtin_ctz((unsigned)x->sets);
 }
 static inline int mw_set_index_of(const struct mw_set_index *x, uint64_t line)
 {
-    return (int)((line >> x->shift) % (uint64_t)x->sets);
+    switch (x->fn) {
+    case MW_IDX_FERMI_HASH: {
+        unsigned lower = (unsigned)(line >> x->shift) & 0x1f;
+        unsigned upper = (unsigned)(((line >> 13) & 0x7) | ((line >> 14) & 0x8) | ((line >> 15) & 0x10));
+        unsigned set = lower ^ upper;
+        if (x->sets == 64) set |= (unsigned)((line >> 7) & 0x20);
+        return (int)set;
+    }
+    case MW_IDX_XOR: {
+        uint64_t mask = (uint64_t)x->sets - 1;
+        return (int)(((line >> x->shift) & mask) ^ ((line >> (x->shift + x->set_bits)) & mask));
+    }
+    default: return (int)((line >> x->shift) % (uint64_t)x->sets);
+    }
 }
 
 #define MW_MSHR_WAITERS_MAX 64

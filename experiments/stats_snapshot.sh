@@ -4,7 +4,7 @@
 # compared counter for counter: a refactor or speed change must leave every stat bit-identical.
 # Usage (from the repository root):
 #   experiments/stats_snapshot.sh BINARY OUTDIR [quick]      writes OUTDIR/<run>.stats (one "name value" a line)
-#   diff -r OUTDIR_A OUTDIR_B                                 nothing printed = identical
+#   experiments/stats_compare.py OUTDIR_A OUTDIR_B            every counter of every run, new counters listed
 # `quick` uses the small size for the benchmark models (about 30 s instead of 3 min).
 set -eu
 BIN=$1
