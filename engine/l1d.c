@@ -5,7 +5,7 @@
 #include "l1d.h"
 
 #include "icnt.h"
-#include "partition.h"
+#include "addrmap.h"
 
 #include <stdlib.h>
 #include <string.h>

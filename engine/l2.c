@@ -2,7 +2,7 @@
 #include "l2.h"
 
 #include "icnt.h"
-#include "partition.h"
+#include "addrmap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,5 @@
 /* A memory partition: its L2 slices (GPGPU-Sim sub-partitions), its DRAM channel, and the fixed-latency pipes
- * between them (dram.latency L2 cycles each way, modelled here and nowhere else), plus the address mapping
- * that sends a line to its slice and gives its partition-local DRAM address. Drives the slices' L2 cycles and
+ * between them (dram.latency L2 cycles each way, modelled here and nowhere else). Drives the slices' L2 cycles and
  * the channel's DRAM cycles, skipping a slice or a channel while it has nothing to do. */
 #ifndef MW_PARTITION_H
 #define MW_PARTITION_H
@@ -30,10 +29,5 @@ void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t 
 uint64_t mw_partition_next_event(const struct mw_sim *s, const struct mw_partition *p);
 /* Every unit takes its next cycle (the caller may have changed state between runs). */
 void mw_partition_wake(struct mw_partition *p);
-
-/* address mapping */
-int mw_addr_slice(const struct mw_sim *s, uint64_t addr);
-uint64_t mw_addr_local(const struct mw_sim *s, uint64_t addr);      /* partition-local (DRAM) address */
-uint64_t mw_addr_slice_local(const struct mw_sim *s, uint64_t addr);/* slice-local (L2 set index) address */
 
 #endif
