@@ -83,12 +83,17 @@ static int l2_victim(struct mw_sim *s, struct mw_l2 *l2, int set)
     uint8_t ev[64];
     for (int w = 0; w < t->assoc; w++) {
         if (!mw_tags_line(t, set, w)->used) return w;
-        views[w] = mw_tags_view(t, set, w, 0);
         ev[w] = 1;
     }
     struct mw_policy_inst *pi = &s->pol[MW_SLOT_L2_REPLACEMENT];
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
-    int best = ops->victim(pi, l2->id, set, views, ev, t->assoc);
+    int best;
+    if (ops->victim_order) {
+        best = mw_tags_victim_by_order(t, set, ops->victim_order, ev);
+    } else {
+        for (int w = 0; w < t->assoc; w++) views[w] = mw_tags_view(t, set, w, 0);
+        best = ops->victim(pi, l2->id, set, views, ev, t->assoc);
+    }
     if (best < 0 || best >= t->assoc) {
         mw_hook_fail(s, pi, "L2 victim returned %d, expected a way in [0, %d)", best, t->assoc);
         best = 0;
@@ -284,10 +289,3 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
 
 struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2) { return mw_fifo_pop(&l2->missq); }
 
-uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
-{
-    uint64_t t = MW_NEVER, now = s->now_fs;
-    if (l2->missq.head || l2->replies.head) return now;
-    t = mw_min_u64(t, l2->pipe.head_ready);
-    return t < now ? now : t;
-}

@@ -54,6 +54,12 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
 /* The miss queue's head (a DRAM read or writeback), removed; NULL if none. */
 struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2);
 /* Earliest time (fs) the slice has something to do on its own. */
-uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2);
+static inline uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
+{
+    uint64_t now = s->now_fs;
+    if (l2->missq.head || l2->replies.head) return now;
+    uint64_t t = l2->pipe.head_ready;
+    return t < now ? now : t;
+}
 
 #endif

@@ -40,15 +40,7 @@ void mw_ldst_fini(struct mw_ldst *u)
     free(u->done);
 }
 
-bool mw_ldst_idle(const struct mw_ldst *u)
-{
-    return u->slots_used == 0 && u->l1->missq.n == 0 && u->l1->injq.n == 0;
-}
 
-bool mw_ldst_waits(const struct mw_ldst *u)
-{
-    return u->l1->missq.n == 0 && u->l1->injq.n == 0 && (u->slots_used == 0 || u->parked);
-}
 
 static struct mw_ldst_done *outbox(struct mw_ldst *u)
 {

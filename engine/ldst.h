@@ -89,9 +89,15 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
 bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u);
 /* A reply from the network: a write acknowledgement, bypassed data, or an L1D fill. */
 void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r);
-bool mw_ldst_idle(const struct mw_ldst *u);
+static inline bool mw_ldst_idle(const struct mw_ldst *u)
+{
+    return u->slots_used == 0 && u->l1->missq.n == 0 && u->l1->injq.n == 0;
+}
 /* Nothing to do before an event elsewhere (a reply) changes the L1D: idle, or parked with the miss queue empty. */
-bool mw_ldst_waits(const struct mw_ldst *u);
+static inline bool mw_ldst_waits(const struct mw_ldst *u)
+{
+    return u->l1->missq.n == 0 && u->l1->injq.n == 0 && (u->slots_used == 0 || u->parked);
+}
 /* The clock skipped `cycles` core cycles of an LDST unit that waits: each was a failed retry. */
 void mw_ldst_jump(struct mw_ldst *u, uint64_t cycles);
 

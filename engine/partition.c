@@ -53,45 +53,27 @@ void mw_partition_wake(struct mw_partition *p)
     p->dram_wake = 0;
 }
 
-static uint64_t slice_next_event(const struct mw_sim *s, const struct mw_partition *p, int k)
-{
-    uint64_t t = mw_l2_next_event(s, &p->slices[k]), now = s->now_fs;
-    if (t == now) return now;
-    t = mw_min_u64(t, p->from_dram[k].head_ready);
-    t = mw_min_u64(t, p->to_dram[k].head_ready);
-    return t < now ? now : t;
-}
-
-void mw_partition_l2_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
+void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, uint64_t now)
 {
     uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
-    bool nap = s->cfg.sim.fast_forward;
-    for (int k = 0; k < p->nsub; k++) {
-        struct mw_l2 *l2 = &p->slices[k];
-        if (nap && now_fs < p->slice_wake[k] && !mw_xbar_peek(s->req_net, l2->id, now_fs)) continue;
-        /* one fill from DRAM, then the slice's own cycle, then its miss queue's head enters the pipe to DRAM */
-        if (p->from_dram[k].head_ready <= now_fs) mw_l2_fill(s, l2, mw_fifo_pop(&p->from_dram[k]), now);
-        mw_l2_cycle(s, l2, now);
-        struct mw_req *m = mw_l2_pop_miss(l2);
-        if (m) {
-            m->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * pl2;
-            mw_fifo_push(&p->to_dram[k], m);
-        }
-        if (nap) p->slice_wake[k] = slice_next_event(s, p, k);
+    struct mw_l2 *l2 = &p->slices[k];
+    /* one fill from DRAM, then the slice's own cycle, then its miss queue's head enters the pipe to DRAM */
+    if (p->from_dram[k].head_ready <= now_fs) mw_l2_fill(s, l2, mw_fifo_pop(&p->from_dram[k]), now);
+    mw_l2_cycle(s, l2, now);
+    struct mw_req *m = mw_l2_pop_miss(l2);
+    if (m) {
+        m->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * pl2;
+        mw_fifo_push(&p->to_dram[k], m);
     }
+    if (s->cfg.sim.fast_forward) p->slice_wake[k] = mw_partition_slice_next_event(s, p, k);
 }
 
-void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
+void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t now)
 {
     uint64_t now_fs = s->now_fs;
     int nsub = p->nsub;
     bool nap = s->cfg.sim.fast_forward;
     struct mw_dram *d = p->dram;
-    if (nap && now < p->dram_wake) { /* asleep: only a request ready to enter can wake it */
-        bool offer = false;
-        for (int k = 0; k < nsub && !offer; k++) offer = p->to_dram[k].head_ready <= now_fs;
-        if (!offer) return;
-    }
     /* the partition's slices take turns offering one request per cycle */
     bool refused = false;
     int first = (int)(now % (uint64_t)nsub);
@@ -129,15 +111,6 @@ void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t 
         }
     }
     if (nap) p->dram_wake = mw_dram_next_event(d, now + 1);
-}
-
-uint64_t mw_partition_next_event(const struct mw_sim *s, const struct mw_partition *p)
-{
-    uint64_t t = MW_NEVER;
-    for (int k = 0; k < p->nsub; k++) t = mw_min_u64(t, slice_next_event(s, p, k));
-    uint64_t dc = mw_dram_next_event(p->dram, s->clk[MW_CLK_DRAM].cycle);
-    if (dc != MW_NEVER) t = mw_min_u64(t, dc * s->clk[MW_CLK_DRAM].period_fs);
-    return t;
 }
 
 /* ---- facts ---- */

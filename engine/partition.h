@@ -5,6 +5,7 @@
 #define MW_PARTITION_H
 
 #include "dram.h"
+#include "icnt.h"
 #include "l2.h"
 #include "mem_req.h"
 #include "simctx.h"
@@ -21,12 +22,44 @@ struct mw_partition {
 
 int mw_partition_init(struct mw_sim *s, struct mw_partition *p, int id, struct mw_err *e);
 void mw_partition_fini(struct mw_sim *s, struct mw_partition *p);
-/* One L2 cycle of the partition's slices (at time now_fs = s->now_fs). */
-void mw_partition_l2_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now);
-/* One DRAM cycle of its channel. */
-void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now);
-/* Earliest time (fs) anything in the partition has to do on its own. */
-uint64_t mw_partition_next_event(const struct mw_sim *s, const struct mw_partition *p);
+/* One L2 cycle of slice k (at time now_fs = s->now_fs), unless it sleeps: nothing due before its wake time and
+ * no request arriving from the network. */
+void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, uint64_t now);
+static inline void mw_partition_l2_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
+{
+    bool nap = s->cfg.sim.fast_forward;
+    for (int k = 0; k < p->nsub; k++)
+        if (!nap || s->now_fs >= p->slice_wake[k] || mw_xbar_peek(s->req_net, p->slices[k].id, s->now_fs))
+            mw_partition_slice_cycle(s, p, k, now);
+}
+/* One DRAM cycle of its channel, unless it sleeps and no request is ready to enter. */
+void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t now);
+static inline void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
+{
+    if (s->cfg.sim.fast_forward && now < p->dram_wake) {
+        bool offer = false;
+        for (int k = 0; k < p->nsub && !offer; k++) offer = p->to_dram[k].head_ready <= s->now_fs;
+        if (!offer) return;
+    }
+    mw_partition_dram_tick(s, p, now);
+}
+/* Earliest time (fs) slice k / anything in the partition has to do on its own. */
+static inline uint64_t mw_partition_slice_next_event(const struct mw_sim *s, const struct mw_partition *p, int k)
+{
+    uint64_t t = mw_l2_next_event(s, &p->slices[k]), now = s->now_fs;
+    if (t == now) return now;
+    t = mw_min_u64(t, p->from_dram[k].head_ready);
+    t = mw_min_u64(t, p->to_dram[k].head_ready);
+    return t < now ? now : t;
+}
+static inline uint64_t mw_partition_next_event(const struct mw_sim *s, const struct mw_partition *p)
+{
+    uint64_t t = MW_NEVER;
+    for (int k = 0; k < p->nsub; k++) t = mw_min_u64(t, mw_partition_slice_next_event(s, p, k));
+    uint64_t dc = mw_dram_next_event(p->dram, s->clk[MW_CLK_DRAM].cycle);
+    if (dc != MW_NEVER) t = mw_min_u64(t, dc * s->clk[MW_CLK_DRAM].period_fs);
+    return t;
+}
 /* Every unit takes its next cycle (the caller may have changed state between runs). */
 void mw_partition_wake(struct mw_partition *p);
 

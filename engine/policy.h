@@ -288,8 +288,16 @@ struct mw_line_view {
     int alloc_warp;
     void *meta;           /* this policy's bytes of the line (base.line_meta_bytes) */
 };
+enum mw_victim_order {
+    MW_VICTIM_HOOK = 0, /* ask victim() */
+    MW_VICTIM_LRU,      /* the evictable way with the oldest last_access (the lowest such way on a tie) */
+    MW_VICTIM_FIFO,     /* the evictable way with the oldest fill_time (the lowest such way on a tie) */
+};
 struct mw_replacement_ops {
     struct mw_policy base;
+    /* A policy whose victim() is one of the engine's orders may declare it: the engine then picks the same way
+     * without building line views (victim() is still what Lua twins and contract tests call). */
+    uint8_t victim_order;
     /* Choose a victim among the set's ways; evictable[w] is 0 for reserved (pending-fill) ways. Return the
      * way, or -1 if none may be evicted (the request then fails with a line-allocation stall). */
     int (*victim)(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,

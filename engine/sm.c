@@ -596,12 +596,8 @@ static bool sm_dirty(const struct mw_sm *sm)
     return false;
 }
 
-bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
+bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 {
-    if (now < sm->sleep_until) {
-        sm->slept++;
-        return false;
-    }
     mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
     sm_cycle(s, sm);
     if (s->failed) return true;
@@ -626,11 +622,6 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     if (sm->sleep_until && (sm->ldst.parked != parked || sm_dirty(sm))) sm->sleep_until = 0;
 }
 
-uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
-{
-    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now) return now;
-    return sm->next_ready;
-}
 
 void mw_l1d_flush(struct mw_sim *s, int sm)
 {

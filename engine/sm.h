@@ -80,11 +80,23 @@ bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm);
 int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw_err *e);
 
 /* One core cycle of a (possibly sleeping) SM: returns whether it did anything. */
-bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now);
+bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now);
+static inline bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
+{
+    if (now < sm->sleep_until) {
+        sm->slept++;
+        return false;
+    }
+    return mw_sm_tick_awake(s, sm, now);
+}
 /* A packet of the reply network reached the SM; a sleeping SM wakes only if it unblocks something. */
 void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
 /* Earliest core cycle the SM can act on its own (now if it has work this cycle). */
-uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now);
+static inline uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
+{
+    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now) return now;
+    return sm->next_ready;
+}
 /* The whole GPU's clock skipped k core cycles. */
 static inline void mw_sm_skip(struct mw_sm *sm, uint64_t k) { sm->slept += k; }
 /* Account the cycles a sleeping SM skipped (as its last evaluated cycle), and optionally end its sleep. */

@@ -36,14 +36,3 @@ int mw_tags_find(const struct mw_tags *t, int set, uint64_t line)
         if (k[w] == line) return w;
     return -1;
 }
-
-struct mw_line_view mw_tags_view(const struct mw_tags *t, int set, int way, size_t meta_off)
-{
-    const struct mw_line *l = &t->lines[set * t->assoc + way];
-    uint8_t *m = meta_off == (size_t)-1 ? NULL : mw_tags_meta(t, set, way);
-    struct mw_line_view v = {.line = l->tag, .last_access = l->last_access, .fill_time = l->fill_time,
-                             .hits = l->hits, .valid = l->valid != 0, .reserved = l->pending != 0,
-                             .sectors = l->valid, .pc = l->pc, .warp = l->warp, .alloc_pc = l->alloc_pc,
-                             .alloc_warp = l->alloc_warp, .meta = m ? m + meta_off : NULL};
-    return v;
-}

@@ -52,8 +52,30 @@ static inline void mw_tags_clear(struct mw_tags *t, int set, int way)
     if (t->meta) memset(mw_tags_meta(t, set, way), 0, t->meta_bytes);
 }
 int mw_tags_find(const struct mw_tags *t, int set, uint64_t line); /* way or -1 */
+/* The way a declared victim order (enum mw_victim_order, LRU or FIFO) picks among the set's ways whose
+ * evictable[w] is set; -1 if none. */
+static inline int mw_tags_victim_by_order(const struct mw_tags *t, int set, int order, const uint8_t *evictable)
+{
+    const struct mw_line *l = &t->lines[set * t->assoc];
+    int best = -1;
+    for (int w = 0; w < t->assoc; w++) {
+        if (!evictable[w]) continue;
+        uint64_t k = order == MW_VICTIM_FIFO ? l[w].fill_time : l[w].last_access;
+        if (best < 0 || k < (order == MW_VICTIM_FIFO ? l[best].fill_time : l[best].last_access)) best = w;
+    }
+    return best;
+}
 /* What a replacement policy sees of a way; meta points at byte `meta_off` of the line's policy bytes (NULL when
  * meta_off is (size_t)-1 or the array keeps none). */
-struct mw_line_view mw_tags_view(const struct mw_tags *t, int set, int way, size_t meta_off);
+static inline struct mw_line_view mw_tags_view(const struct mw_tags *t, int set, int way, size_t meta_off)
+{
+    const struct mw_line *l = &t->lines[set * t->assoc + way];
+    uint8_t *m = meta_off == (size_t)-1 ? NULL : mw_tags_meta(t, set, way);
+    struct mw_line_view v = {.line = l->tag, .last_access = l->last_access, .fill_time = l->fill_time,
+                             .hits = l->hits, .valid = l->valid != 0, .reserved = l->pending != 0,
+                             .sectors = l->valid, .pc = l->pc, .warp = l->warp, .alloc_pc = l->alloc_pc,
+                             .alloc_warp = l->alloc_warp, .meta = m ? m + meta_off : NULL};
+    return v;
+}
 
 #endif

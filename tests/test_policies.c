@@ -208,6 +208,8 @@ static void shim_init(struct shim *sh, const struct mw_policy *p)
         break;
     case MW_PT_REPLACEMENT:
         sh->ops.rp = *sh->real.rp;
+        sh->ops.rp.victim_order = MW_VICTIM_HOOK; /* the shim run asks victim(); the plain run may use the declared
+                                                   * order, so "repeated" also checks that they agree */
         WRAP(rp, victim, VICTIM);
         WRAP(rp, touch, TOUCH);
         WRAP(rp, insert, INSERT);

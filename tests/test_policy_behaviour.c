@@ -306,6 +306,7 @@ static void l1d_run(const char *repl, struct repl_spy *spy, struct mw_stat_list 
     spy->real = (const struct mw_replacement_ops *)p;
     spy->ops = *spy->real;
     spy->ops.victim = spy_victim;
+    spy->ops.victim_order = MW_VICTIM_HOOK; /* ask the spy, not the declared order */
     struct mw_err e;
     if (mw_sim_set_policy(s, MW_PT_REPLACEMENT, &spy->ops.base, NULL, NULL, 0, &e)) fail_msg("%s", e.msg);
     sr_run(s, 1000000, repl);
