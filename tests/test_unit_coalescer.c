@@ -1,0 +1,422 @@
+/* Unit tests of the LDST unit's address generation (engine/coalescer.h) on hand-built instructions: the Fermi
+ * coalescer's requests (segment, shrink to 64 / 32 B, sector masks, lane masks, order of first touch), sector
+ * mode, the L1D set of each request under every l1d.index function, shared-memory bank conflicts and the local
+ * memory interleaving. Every expectation is worked out by hand in the comment next to it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "coalescer.h"
+#include "unitsim.h"
+
+#define ALL 0xffffffffu
+
+/* A coalescer over the GTX480 config with `sets` applied (128 B lines; 16 KB 4-way L1D = 32 sets, linear). */
+static void co_make(struct mw_coalescer *co, const char *const *sets, int nsets)
+{
+    struct mw_config c;
+    sr_config(&c, sets, nsets);
+    struct mw_err e;
+    if (mw_config_validate(&c, &e)) fail_msg("config: %s", e.msg);
+    struct mw_set_index idx;
+    mw_set_index_init(&idx, &c);
+    mw_coalescer_init(co, &c, &idx);
+}
+
+/* A global load of `width` bytes per lane; lane l's address is base + stride * l (inactive lanes too). */
+static void ld(struct mw_inst *in, uint32_t mask, int width, uint64_t base, uint64_t stride)
+{
+    memset(in, 0, sizeof *in);
+    in->op = MW_OP_LD_GLOBAL;
+    in->mask = mask;
+    in->width = (uint8_t)width;
+    for (int l = 0; l < MW_WARP_SIZE; l++) in->addr[l] = base + stride * (uint64_t)l;
+}
+
+struct want {
+    uint64_t line;
+    uint8_t sectors, size;
+    uint16_t set;
+    uint32_t lanes;
+};
+
+static void check(const char *what, const struct mw_coal_req *got, int n, const struct want *w, int nw)
+{
+    if (n != nw) fail_msg("%s: %d requests, expected %d", what, n, nw);
+    for (int i = 0; i < n; i++)
+        if (got[i].line != w[i].line || got[i].sectors != w[i].sectors || got[i].size != w[i].size ||
+            got[i].set != w[i].set || got[i].lanes != w[i].lanes)
+            fail_msg("%s: request %d is line 0x%llx sectors 0x%x size %u set %u lanes 0x%08x, expected line 0x%llx "
+                     "sectors 0x%x size %u set %u lanes 0x%08x",
+                     what, i, (unsigned long long)got[i].line, got[i].sectors, got[i].size, got[i].set, got[i].lanes,
+                     (unsigned long long)w[i].line, w[i].sectors, w[i].size, w[i].set, w[i].lanes);
+}
+
+static void test_line_mode_shrink(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    co_make(&co, NULL, 0);
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+
+    /* 32 lanes x 4 B from 0x10080: bytes 0x10080..0x100ff, one whole line -> one 128 B request of all four
+     * sectors; line number 0x10080 >> 7 = 0x201 = 513, set 513 % 32 = 1 */
+    ld(&in, ALL, 4, 0x10080, 4);
+    check("full warp, 4 B", out, mw_coalesce(&co, &in, out), (struct want[]){{0x10080, 0xf, 128, 1, ALL}}, 1);
+
+    /* lanes 0-15 from 0x10040: bytes 0x10040..0x1007f, the upper aligned 64 B half of line 0x10000 (sectors 2, 3)
+     * -> shrunk to 64 B; set 0x200 % 32 = 0 */
+    ld(&in, 0x0000ffffu, 4, 0x10040, 4);
+    check("half warp, upper half", out, mw_coalesce(&co, &in, out), (struct want[]){{0x10000, 0xc, 64, 0, 0xffffu}}, 1);
+
+    /* lanes 16-31 of base 0xffc0: lane 16 reads 0xffc0 + 64 = 0x10000, lane 31 0x1003c: the lower half (sectors
+     * 0, 1) -> 64 B, lanes 16-31 */
+    ld(&in, 0xffff0000u, 4, 0xffc0, 4);
+    check("half warp, lower half", out, mw_coalesce(&co, &in, out), (struct want[]){{0x10000, 0x3, 64, 0, 0xffff0000u}},
+          1);
+
+    /* lanes 0-15 from 0x10020: bytes 0x10020..0x1005f = sectors 1, 2, which straddle the two aligned halves -> no
+     * shrink, 128 B */
+    ld(&in, 0x0000ffffu, 4, 0x10020, 4);
+    check("64 B not aligned", out, mw_coalesce(&co, &in, out), (struct want[]){{0x10000, 0x6, 128, 0, 0xffffu}}, 1);
+
+    /* lanes 0-7 from 0x10060: bytes 0x10060..0x1007f, sector 3 alone -> 32 B */
+    ld(&in, 0xffu, 4, 0x10060, 4);
+    check("8 lanes, one sector", out, mw_coalesce(&co, &in, out), (struct want[]){{0x10000, 0x8, 32, 0, 0xffu}}, 1);
+}
+
+static void test_eight_byte_straddle(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    co_make(&co, NULL, 0);
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+
+    /* 8 B lanes aligned at 0x2000: 256 B = lines 0x2000 (lanes 0-15) and 0x2080 (lanes 16-31), both whole;
+     * sets 0x40 % 32 = 0 and 0x41 % 32 = 1 */
+    ld(&in, ALL, 8, 0x2000, 8);
+    check("8 B aligned", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x2000, 0xf, 128, 0, 0x0000ffffu}, {0x2080, 0xf, 128, 1, 0xffff0000u}}, 2);
+
+    /* lanes 0-3 of 8 B from 0x1074: lane 0 0x1074..0x107b (line 0x1000, sector 3), lane 1 0x107c..0x1083 straddles
+     * (sector 3 of 0x1000 and sector 0 of 0x1080), lanes 2, 3 0x1084..0x1093 (sector 0 of 0x1080). Two requests of
+     * one sector each (32 B); lane 1 is in both. Sets 0x20 % 32 = 0 and 0x21 % 32 = 1. */
+    ld(&in, 0xfu, 8, 0x1074, 8);
+    check("8 B straddling a line", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x1000, 0x8, 32, 0, 0x3u}, {0x1080, 0x1, 32, 1, 0xeu}}, 2);
+
+    /* a full warp of 8 B from 0x10fc: bytes 0x10fc..0x11fb. Lane 0 (0x10fc..0x1103) touches sector 3 of 0x1080 and
+     * sector 0 of 0x1100; lanes 1-15 stay in 0x1100; lane 16 (0x117c..0x1183) touches sector 3 of 0x1100 and
+     * sector 0 of 0x1180; lanes 17-31 reach 0x11fb, sector 3 of 0x1180. Sets 0x21, 0x22, 0x23 % 32 = 1, 2, 3. */
+    ld(&in, ALL, 8, 0x10fc, 8);
+    check("8 B misaligned warp", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x1080, 0x8, 32, 1, 0x1u}, {0x1100, 0xf, 128, 2, 0x0001ffffu}, {0x1180, 0xf, 128, 3, 0xffff0000u}},
+          3);
+}
+
+static void test_narrow_widths(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    co_make(&co, NULL, 0);
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+
+    /* 1 B lanes: the segment is 32 B. 0x3000 + l: 32 bytes, one segment -> one 32 B request (set 0x60 % 32 = 0) */
+    ld(&in, ALL, 1, 0x3000, 1);
+    check("1 B dense", out, mw_coalesce(&co, &in, out), (struct want[]){{0x3000, 0x1, 32, 0, ALL}}, 1);
+
+    /* 1 B lanes 2 bytes apart: 0x3000..0x303e spans segments 0x3000 (lanes 0-15) and 0x3020 (lanes 16-31): two
+     * 32 B requests of the same line where 4 B lanes would make one 64 B request */
+    ld(&in, ALL, 1, 0x3000, 2);
+    check("1 B stride 2", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x3000, 0x1, 32, 0, 0x0000ffffu}, {0x3000, 0x2, 32, 0, 0xffff0000u}}, 2);
+
+    /* 2 B lanes: the segment is 64 B. 0x3000 + 2 l: 64 bytes -> one 64 B request of sectors 0, 1 */
+    ld(&in, ALL, 2, 0x3000, 2);
+    check("2 B dense", out, mw_coalesce(&co, &in, out), (struct want[]){{0x3000, 0x3, 64, 0, ALL}}, 1);
+
+    /* 2 B lanes 4 bytes apart: 0x3000..0x307d spans segments 0x3000 and 0x3040 -> two 64 B requests, where 4 B
+     * lanes over the same 128 B make one */
+    ld(&in, ALL, 2, 0x3000, 4);
+    check("2 B stride 4", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x3000, 0x3, 64, 0, 0x0000ffffu}, {0x3000, 0xc, 64, 0, 0xffff0000u}}, 2);
+    ld(&in, ALL, 4, 0x3000, 4);
+    check("4 B over the same bytes", out, mw_coalesce(&co, &in, out), (struct want[]){{0x3000, 0xf, 128, 0, ALL}}, 1);
+}
+
+/* Lane l of a 4 KB column stride from `base` reads line base + 4096 l, sector 0 (base is line-aligned). */
+static void check_column(const char *what, const struct mw_coalescer *co, uint64_t base, const int *set)
+{
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+    struct want w[MW_WARP_SIZE];
+    ld(&in, ALL, 4, base, 4096);
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        w[l] = (struct want){base + 4096u * (uint64_t)l, 0x1, 32, (uint16_t)set[l], 1u << l};
+    check(what, out, mw_coalesce(co, &in, out), w, MW_WARP_SIZE);
+}
+
+/* A 4 KB column stride from 0x60180 (address bits 7, 8, 17, 18). Lane l adds l << 12, which sets address bits
+ * 12-16 to l's bits 0-4 and carries nowhere (0x60180 has no bit 12-16 set). */
+#define COL_BASE 0x60180ull
+
+static void test_column_stride_sets(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    int set[MW_WARP_SIZE];
+
+    /* linear, 32 sets: line number 0x60180 >> 7 = 0xc03 plus 32 l, so every lane is in set 0xc03 % 32 = 3 */
+    co_make(&co, NULL, 0);
+    for (int l = 0; l < MW_WARP_SIZE; l++) set[l] = 3;
+    check_column("linear, 32 sets", &co, COL_BASE, set);
+
+    /* fermi_hash, 32 sets (FERMI_HASH_SET_FUNCTION): lower = address bits 7-11 = 0b00011 = 3; upper = bits 13, 14,
+     * 15 (lane bits 1, 2, 3) | bit 17 << 3 (set: 8) | bit 19 << 4 (clear). set = 3 ^ (8 | (l >> 1 & 7)) =
+     * 11 ^ (l >> 1 & 7): lanes 0,1 -> 11; 2,3 -> 10; 4,5 -> 9; 6,7 -> 8; 8,9 -> 15; 10,11 -> 14; 12,13 -> 13;
+     * 14,15 -> 12; lanes 16-31 repeat (bit 16 is not hashed). Eight sets of four lines where linear had one. */
+    static const int fermi32[16] = {11, 11, 10, 10, 9, 9, 8, 8, 15, 15, 14, 14, 13, 13, 12, 12};
+    co_make(&co, (const char *[]){"l1d.index=fermi_hash"}, 1);
+    for (int l = 0; l < MW_WARP_SIZE; l++) set[l] = fermi32[l % 16];
+    check_column("fermi_hash, 32 sets", &co, COL_BASE, set);
+
+    /* fermi_hash, 64 sets (32 KB 4-way): the 32-set index with address bit 12 (lane bit 0) on top as bit 5:
+     * lane 0 -> 11, lane 1 -> 11 | 32 = 43, lane 2 -> 10, lane 3 -> 42, ...: sixteen sets of two lines */
+    co_make(&co, (const char *[]){"l1d.index=fermi_hash", "l1d.size_bytes=32768"}, 2);
+    for (int l = 0; l < MW_WARP_SIZE; l++) set[l] = fermi32[l % 16] | (l & 1) << 5;
+    check_column("fermi_hash, 64 sets", &co, COL_BASE, set);
+
+    /* xor, 32 sets (BITWISE_XORING_FUNCTION): line number n = 0xc03 + 32 l; index = n & 31 = 3, tag bits
+     * (n >> 5) & 31 = (0x60 + l) & 31 = l; set = 3 ^ l: every lane in its own set */
+    co_make(&co, (const char *[]){"l1d.index=xor"}, 1);
+    for (int l = 0; l < MW_WARP_SIZE; l++) set[l] = 3 ^ l;
+    check_column("xor, 32 sets", &co, COL_BASE, set);
+
+    /* linear, 48 sets (24 KB 4-way): (0xc03 + 32 l) % 48 = (3075 + 32 l) % 48; 3075 = 64 x 48 + 3, and 32 l % 48
+     * cycles 0, 32, 16: lanes l = 0, 1, 2 (mod 3) -> sets 3, 35, 19 */
+    co_make(&co, (const char *[]){"l1d.size_bytes=24576"}, 1);
+    for (int l = 0; l < MW_WARP_SIZE; l++) set[l] = (int[]){3, 35, 19}[l % 3];
+    check_column("linear, 48 sets", &co, COL_BASE, set);
+}
+
+/* The hash's top input bit: 0x80000 (bit 19) is the line number's bit 12, outside linear's five index bits, so
+ * linear gives set 0; fermi_hash moves it to set bit 4 -> 16. 0x81000 adds bit 12, which only the 64-set hash
+ * reads (set bit 5): 16 | 32 = 48, while the 32-set hash ignores it (16). */
+static void test_fermi_hash_top_bits(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+    co_make(&co, NULL, 0);
+    ld(&in, 1u, 4, 0x80000, 0);
+    check("linear, bit 19", out, mw_coalesce(&co, &in, out), (struct want[]){{0x80000, 0x1, 32, 0, 1u}}, 1);
+    co_make(&co, (const char *[]){"l1d.index=fermi_hash"}, 1);
+    check("fermi 32, bit 19", out, mw_coalesce(&co, &in, out), (struct want[]){{0x80000, 0x1, 32, 16, 1u}}, 1);
+    ld(&in, 1u, 4, 0x81000, 0);
+    check("fermi 32, bits 19 + 12", out, mw_coalesce(&co, &in, out), (struct want[]){{0x81000, 0x1, 32, 16, 1u}}, 1);
+    co_make(&co, (const char *[]){"l1d.index=fermi_hash", "l1d.size_bytes=32768"}, 2);
+    check("fermi 64, bits 19 + 12", out, mw_coalesce(&co, &in, out), (struct want[]){{0x81000, 0x1, 32, 48, 1u}}, 1);
+}
+
+static void test_inactive_lanes_and_order(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    co_make(&co, NULL, 0);
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+
+    /* every lane 4 KB apart, but only lanes 0 and 31 active: two requests, 0x5000 and 0x5000 + 31 x 4096 =
+     * 0x24000; the 30 inactive lanes' addresses make none. Sets 0xa0 % 32 = 0 and 0x480 % 32 = 0. */
+    ld(&in, 0x80000001u, 4, 0x5000, 4096);
+    check("lanes 0 and 31", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x5000, 0x1, 32, 0, 0x1u}, {0x24000, 0x1, 32, 0, 0x80000000u}}, 2);
+    in.mask = 0;
+    assert_int_equal(mw_coalesce(&co, &in, out), 0);
+
+    /* order of first touch: lane 0 reads line 0x9000, lane 1 0x8000, lane 2 0x9004, lane 3 0xa000, lane 4 0x8004:
+     * requests 0x9000 (lanes 0, 2), 0x8000 (lanes 1, 4), 0xa000 (lane 3), not in address order. Each touches
+     * sector 0 only -> 32 B. Sets 0x120 % 32 = 0, 0x100 % 32 = 0, 0x140 % 32 = 0. */
+    ld(&in, 0x1fu, 4, 0, 0);
+    const uint64_t a[5] = {0x9000, 0x8000, 0x9004, 0xa000, 0x8004};
+    for (int l = 0; l < 5; l++) in.addr[l] = a[l];
+    check("first touch", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x9000, 0x1, 32, 0, 0x05u}, {0x8000, 0x1, 32, 0, 0x12u}, {0xa000, 0x1, 32, 0, 0x08u}}, 3);
+}
+
+static void test_sector_mode(void **st)
+{
+    (void)st;
+    struct mw_coalescer co;
+    co_make(&co, (const char *[]){"coalescer.mode=sector"}, 1);
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+
+    /* a full warp of 4 B over line 0x10080: one 32 B request per sector, lanes 8k..8k+7 each, set 1 */
+    ld(&in, ALL, 4, 0x10080, 4);
+    check("sector mode, full warp", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x10080, 0x1, 32, 1, 0x000000ffu},
+                          {0x10080, 0x2, 32, 1, 0x0000ff00u},
+                          {0x10080, 0x4, 32, 1, 0x00ff0000u},
+                          {0x10080, 0x8, 32, 1, 0xff000000u}},
+          4);
+
+    /* the half warp that line mode shrinks to one 64 B request: two sector requests here */
+    ld(&in, 0x0000ffffu, 4, 0x10040, 4);
+    check("sector mode, half warp", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x10000, 0x4, 32, 0, 0x00ffu}, {0x10000, 0x8, 32, 0, 0xff00u}}, 2);
+
+    /* 8 B lanes straddling a line as in line mode: the same two one-sector requests (lane 1 in both) */
+    ld(&in, 0xfu, 8, 0x1074, 8);
+    check("sector mode, straddle", out, mw_coalesce(&co, &in, out),
+          (struct want[]){{0x1000, 0x8, 32, 0, 0x3u}, {0x1080, 0x1, 32, 1, 0xeu}}, 2);
+}
+
+static void shared(struct mw_inst *in, uint32_t mask, uint64_t stride_bytes)
+{
+    ld(in, mask, 4, 0x400, stride_bytes);
+    in->op = MW_OP_LD_SHARED;
+}
+
+/* 32 banks of 4 B words: word w is in bank w % 32; a bank serves one distinct word per cycle, and lanes reading
+ * the same word share it (broadcast). */
+static void test_shared_conflicts(void **st)
+{
+    (void)st;
+    struct mw_inst in;
+    shared(&in, ALL, 4); /* stride 1 word: lane l in bank (0x100 + l) % 32, all distinct -> 1 */
+    assert_int_equal(mw_shared_conflicts(&in), 1);
+    shared(&in, ALL, 8); /* stride 2 words: even banks only, lanes l and l + 16 share bank 2l % 32 -> 2 */
+    assert_int_equal(mw_shared_conflicts(&in), 2);
+    shared(&in, ALL, 0); /* all lanes read word 0x100: one bank, one word, broadcast -> 1 */
+    assert_int_equal(mw_shared_conflicts(&in), 1);
+    shared(&in, ALL, 128); /* stride 32 words: every lane in bank 0, 32 distinct words -> 32 */
+    assert_int_equal(mw_shared_conflicts(&in), 32);
+    shared(&in, ALL, 12); /* stride 3 words: 3 is odd, so 3l % 32 is a permutation -> 1 */
+    assert_int_equal(mw_shared_conflicts(&in), 1);
+    shared(&in, 0xfu, 128); /* stride 32 words, 4 active lanes: 4 words in bank 0 -> 4 */
+    assert_int_equal(mw_shared_conflicts(&in), 4);
+    /* lanes 0-15 read word 0x100, lanes 16-31 word 0x120: both in bank 0 -> 2 (each word broadcast) */
+    shared(&in, ALL, 0);
+    for (int l = 16; l < MW_WARP_SIZE; l++) in.addr[l] = 0x480;
+    assert_int_equal(mw_shared_conflicts(&in), 2);
+}
+
+/* GTX480: 15 SMs x 48 warp slots x 32 lanes = 23,040 thread slots; slot t = sm x 1536 + warp x 32 + lane. Offset
+ * `off` of a `width`-byte local word goes to MW_LOCAL_BASE + ((off / width) x 23040 + t) x width + off % width. */
+static void test_local_translate(void **st)
+{
+    (void)st;
+    struct mw_config c;
+    sr_config(&c, NULL, 0);
+    struct mw_inst in, out;
+    ld(&in, ALL, 4, 8, 0); /* every lane: offset 8 of its own window (word 2) */
+    in.op = MW_OP_LD_LOCAL;
+    in.addr[5] = MW_LOCAL_WINDOW;   /* at the window's end: already a global address, kept */
+    in.addr[6] = 9;                 /* byte 1 of word 2 */
+    const struct mw_inst *t = mw_local_translate(&c, 2, 5, &in, &out);
+    assert_ptr_equal(t, &out);
+    /* sm 2, warp 5: t = 3072 + 160 + l = 3232 + l; word 2: (2 x 23040 + 3232 + l) x 4 = 197,248 + 4 l */
+    for (int l = 0; l < MW_WARP_SIZE; l++) {
+        uint64_t want = l == 5 ? MW_LOCAL_WINDOW : MW_LOCAL_BASE + 197248 + 4u * (uint64_t)l + (l == 6);
+        if (out.addr[l] != want)
+            fail_msg("lane %d: 0x%llx, expected 0x%llx", l, (unsigned long long)out.addr[l], (unsigned long long)want);
+    }
+    /* same offset in every lane: consecutive words, one line (197,248 = 1541 x 128) -> one 128 B request */
+    in.addr[5] = in.addr[6] = 8;
+    mw_local_translate(&c, 2, 5, &in, &out);
+    struct mw_coalescer co;
+    co_make(&co, NULL, 0);
+    struct mw_coal_req req[MW_WARP_SIZE * 2];
+    int n = mw_coalesce(&co, &out, req);
+    assert_int_equal(n, 1);
+    assert_int_equal(req[0].line, MW_LOCAL_BASE + 197248);
+    assert_int_equal(req[0].size, 128);
+    assert_int_equal(req[0].lanes, ALL);
+
+    /* warp 6 follows warp 5: its lane 0 is the word after warp 5's lane 31 */
+    struct mw_inst out6;
+    mw_local_translate(&c, 2, 6, &in, &out6);
+    assert_int_equal(out6.addr[0], out.addr[31] + 4);
+
+    /* 8 B words, offset 16 (word 2): (2 x 23040 + 3232 + l) x 8 = 394,496 + 8 l = 3082 x 128 + 8 l: two lines */
+    ld(&in, ALL, 8, 16, 0);
+    in.op = MW_OP_LD_LOCAL;
+    mw_local_translate(&c, 2, 5, &in, &out);
+    for (int l = 0; l < MW_WARP_SIZE; l++) assert_int_equal(out.addr[l], MW_LOCAL_BASE + 394496 + 8u * (uint64_t)l);
+    assert_int_equal(mw_coalesce(&co, &out, req), 2);
+
+    /* an inactive lane keeps its address */
+    ld(&in, 0xfffffffeu, 4, 8, 0);
+    in.op = MW_OP_LD_LOCAL;
+    mw_local_translate(&c, 2, 5, &in, &out);
+    assert_int_equal(out.addr[0], 8);
+    assert_int_equal(out.addr[1], MW_LOCAL_BASE + 197248 + 4);
+}
+
+/* ENGINE BUG (skipped): l1d.sector_bytes is validated ("at most 8 fit the sector masks") but never read; the
+ * coalescer, the L1D and the L2 use a fixed 32 B sector (SECTOR in engine/coalescer.c, l1d.c, l2.c). A 512 B
+ * line of 64 B sectors passes validation, but the coalescer then computes 16 sector bits into a uint8_t mask:
+ * a warp reading bytes 256-383 of line 0 (64 B sectors 4 and 5) gets a request with no sector at all, and the
+ * size of that request comes from __builtin_ctz(0). Remove the skip() once sector_bytes is honoured (or
+ * validation holds the line to 8 sectors of 32 B). */
+static void test_sector_bytes_honoured(void **st)
+{
+    (void)st;
+    skip();
+    const char *sets[] = {"l1d.sector_bytes=64", "l1d.line_bytes=512", "l2.line_bytes=512", "l2.interleave_bytes=512"};
+    struct mw_coalescer co;
+    co_make(&co, sets, 4); /* validates: 512 / 64 = 8 sectors, 16 KB / (512 x 4) = 8 sets */
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+    ld(&in, ALL, 4, 0x100, 4); /* bytes 0x100..0x17f of line 0 */
+    assert_int_equal(mw_coalesce(&co, &in, out), 1);
+    assert_int_equal(out[0].line, 0);
+    if (out[0].sectors == 0) fail_msg("a request of line 0 with an empty sector mask");
+    assert_int_equal(out[0].sectors, 0x30); /* 64 B sectors 4 and 5 */
+}
+
+/* ENGINE BUG (skipped): a line-mode request's size is capped at 128 (struct mw_coal_req.size is a uint8_t;
+ * engine/coalescer.c, mw_coalesce: "line_bytes > 128 ? 128 : line_bytes"), so on a 256 B line (8 sectors of 32 B,
+ * which validation accepts) a warp of 8 B lanes touching the whole line asks for 128 bytes. A store's write
+ * request takes that size (engine/l1d.c, mw_l1d_access: r->size = q->size), so its packet carries half its data.
+ * Remove the skip() once the size covers the touched sectors. */
+static void test_size_covers_sectors(void **st)
+{
+    (void)st;
+    skip();
+    const char *sets[] = {"l1d.line_bytes=256", "l2.line_bytes=256"};
+    struct mw_coalescer co;
+    co_make(&co, sets, 2); /* validates: 16 KB / (256 x 4) = 16 sets */
+    struct mw_inst in;
+    struct mw_coal_req out[MW_WARP_SIZE * 2];
+    ld(&in, ALL, 8, 0x1000, 8); /* bytes 0x1000..0x10ff: line 0x1000, all 8 sectors */
+    assert_int_equal(mw_coalesce(&co, &in, out), 1);
+    assert_int_equal(out[0].sectors, 0xff);
+    if (out[0].size < 32 * mw_popcount32(out[0].sectors))
+        fail_msg("a request of %d sectors (%d bytes) has size %d", mw_popcount32(out[0].sectors),
+                 32 * mw_popcount32(out[0].sectors), out[0].size);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_line_mode_shrink),
+        cmocka_unit_test(test_eight_byte_straddle),
+        cmocka_unit_test(test_narrow_widths),
+        cmocka_unit_test(test_column_stride_sets),
+        cmocka_unit_test(test_fermi_hash_top_bits),
+        cmocka_unit_test(test_inactive_lanes_and_order),
+        cmocka_unit_test(test_sector_mode),
+        cmocka_unit_test(test_shared_conflicts),
+        cmocka_unit_test(test_local_translate),
+        cmocka_unit_test(test_sector_bytes_honoured),
+        cmocka_unit_test(test_size_covers_sectors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
