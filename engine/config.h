@@ -58,8 +58,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
       "line: one request per 128 B segment, shrunk to 64/32 B (Fermi); sector: one per 32 B sector")          \
     F(l1d, enabled, BOOL, 1, 0, 1, "", "L1 data cache present (false: every global load goes to L2)")         \
     F(l1d, size_bytes, INT, 16384, 128, 16777216, "bytes", "L1D capacity (16 KB / 48 KB shared split)")       \
-    F(l1d, line_bytes, INT, 128, 32, 1024, "bytes", "L1D line size")                                           \
-    F(l1d, sector_bytes, INT, 32, 32, 1024, "bytes", "sector size (fill granularity in sector mode)")        \
+    F(l1d, line_bytes, INT, 128, 32, 128, "bytes", "L1D line size (at most four 32 B sectors)")               \
+    F(l1d, sector_bytes, INT, 32, 32, 32, "bytes", "sector size: the caches track 32 B sectors")               \
     F(l1d, assoc, INT, 4, 1, 64, "ways", "L1D associativity")                                                  \
     F(l1d, hit_latency, INT, 20, 1, 1000, "core cycles", "load-to-use latency of an L1D hit [X]")             \
     F(l1d, mshr_entries, INT, 32, 1, 4096, "entries", "L1D MSHR entries (-gpgpu_cache:dl1 A:32:8)")            \
@@ -76,7 +76,7 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l2, n_partitions, INT, 6, 1, 64, "partitions", "memory partitions (one DRAM channel each)")              \
     F(l2, subpartitions, INT, 2, 1, 8, "slices", "L2 slices per partition (-gpgpu_n_sub_partition_per_mchannel)") \
     F(l2, slice_bytes, INT, 65536, 1024, 1 << 28, "bytes", "L2 capacity per slice (12 x 64 KB = 768 KB)")     \
-    F(l2, line_bytes, INT, 128, 32, 1024, "bytes", "L2 line size")                                             \
+    F(l2, line_bytes, INT, 128, 32, 128, "bytes", "L2 line size (at most four 32 B sectors)")                  \
     F(l2, assoc, INT, 16, 1, 64, "ways", "L2 associativity (papers: 16-way)")                                  \
     F(l2, latency, INT, 120, 1, 10000, "L2 cycles", "L2 access pipeline latency (-rop_latency 120)")          \
     F(l2, mshr_entries, INT, 32, 1, 4096, "entries", "L2 MSHR entries per slice (A:32:4)")                    \

@@ -726,10 +726,13 @@ static void test_validate(void **state)
                    16);
     expect_invalid("l1d:\n  line_bytes: 96\n", "l1d.line_bytes: 96 is not a power of two of at least 32", NULL, 2, 15);
     /* line_bytes was not set: the message points at the field that was */
-    expect_invalid("sim:\n  seed: 3\nl1d:\n  sector_bytes: 256\n",
-                   "l1d.line_bytes: 128 is not a multiple of l1d.sector_bytes 256", NULL, 4, 17);
-    expect_invalid("l1d:\n  line_bytes: 256\n  size_bytes: 32K\n",
-                   "l1d.line_bytes: 256 is larger than l2.line_bytes 128", NULL, 2, 15);
+    /* the caches track 32 B sectors, at most four to a line: other sizes are refused as the file is read */
+    expect_file_error("sim:\n  seed: 3\nl1d:\n  sector_bytes: 256\n", "l1d.sector_bytes: 256 is out of range [32, 32]",
+                      4, 17);
+    expect_file_error("l1d:\n  line_bytes: 256\n  size_bytes: 32K\n", "l1d.line_bytes: 256 is out of range [32, 128]",
+                      2, 15);
+    expect_invalid("l1d:\n  line_bytes: 128\nl2:\n  line_bytes: 64\n",
+                   "l1d.line_bytes: 128 is larger than l2.line_bytes 64", NULL, 2, 15);
     expect_invalid("sm:\n  max_warps: 32\n", "sm.max_threads: 1536 threads need 48 warps but sm.max_warps is 32", NULL,
                    2, 14);
     expect_invalid("dram:\n  write_low: 100\n", "dram.write_low: 100 is above dram.write_high 96", NULL, 2, 14);

@@ -359,48 +359,39 @@ static void test_local_translate(void **st)
     assert_int_equal(out.addr[1], MW_LOCAL_BASE + 197248 + 4);
 }
 
-/* ENGINE BUG (skipped): l1d.sector_bytes is validated ("at most 8 fit the sector masks") but never read; the
- * coalescer, the L1D and the L2 use a fixed 32 B sector (SECTOR in engine/coalescer.c, l1d.c, l2.c). A 512 B
- * line of 64 B sectors passes validation, but the coalescer then computes 16 sector bits into a uint8_t mask:
- * a warp reading bytes 256-383 of line 0 (64 B sectors 4 and 5) gets a request with no sector at all, and the
- * size of that request comes from __builtin_ctz(0). Remove the skip() once sector_bytes is honoured (or
- * validation holds the line to 8 sectors of 32 B). */
+/* The caches track 32 B sectors in 8-bit masks and a request's size is a byte: the config refuses sectors other
+ * than 32 B and lines past 128 B (four sectors) instead of letting a larger line lose sector bits or request
+ * bytes (a 512 B line of 64 B sectors used to validate and then coalesce into a request with no sector). */
+static void expect_refused(const char *assignment, const char *msg)
+{
+    struct mw_config c;
+    mw_config_defaults(&c);
+    struct mw_err e;
+    mw_err_clear(&e);
+    assert_int_not_equal(mw_config_set(&c, assignment, &e), 0);
+    if (!strstr(e.msg, msg)) fail_msg("%s: '%s' does not say '%s'", assignment, e.msg, msg);
+}
 static void test_sector_bytes_honoured(void **st)
 {
     (void)st;
-    skip();
-    const char *sets[] = {"l1d.sector_bytes=64", "l1d.line_bytes=512", "l2.line_bytes=512", "l2.interleave_bytes=512"};
-    struct mw_coalescer co;
-    co_make(&co, sets, 4); /* validates: 512 / 64 = 8 sectors, 16 KB / (512 x 4) = 8 sets */
-    struct mw_inst in;
-    struct mw_coal_req out[MW_WARP_SIZE * 2];
-    ld(&in, ALL, 4, 0x100, 4); /* bytes 0x100..0x17f of line 0 */
-    assert_int_equal(mw_coalesce(&co, &in, out), 1);
-    assert_int_equal(out[0].line, 0);
-    if (out[0].sectors == 0) fail_msg("a request of line 0 with an empty sector mask");
-    assert_int_equal(out[0].sectors, 0x30); /* 64 B sectors 4 and 5 */
+    expect_refused("l1d.sector_bytes=64", "l1d.sector_bytes");
+    expect_refused("l1d.line_bytes=512", "l1d.line_bytes");
 }
-
-/* ENGINE BUG (skipped): a line-mode request's size is capped at 128 (struct mw_coal_req.size is a uint8_t;
- * engine/coalescer.c, mw_coalesce: "line_bytes > 128 ? 128 : line_bytes"), so on a 256 B line (8 sectors of 32 B,
- * which validation accepts) a warp of 8 B lanes touching the whole line asks for 128 bytes. A store's write
- * request takes that size (engine/l1d.c, mw_l1d_access: r->size = q->size), so its packet carries half its data.
- * Remove the skip() once the size covers the touched sectors. */
 static void test_size_covers_sectors(void **st)
 {
     (void)st;
-    skip();
-    const char *sets[] = {"l1d.line_bytes=256", "l2.line_bytes=256"};
+    expect_refused("l1d.line_bytes=256", "l1d.line_bytes");
+    expect_refused("l2.line_bytes=256", "l2.line_bytes");
+    /* the largest line the config allows: a full 128 B line is one 128 B request with all four sectors */
+    const char *sets[] = {"l1d.line_bytes=128"};
     struct mw_coalescer co;
-    co_make(&co, sets, 2); /* validates: 16 KB / (256 x 4) = 16 sets */
+    co_make(&co, sets, 1);
     struct mw_inst in;
     struct mw_coal_req out[MW_WARP_SIZE * 2];
-    ld(&in, ALL, 8, 0x1000, 8); /* bytes 0x1000..0x10ff: line 0x1000, all 8 sectors */
+    ld(&in, ALL, 4, 0x1000, 4);
     assert_int_equal(mw_coalesce(&co, &in, out), 1);
-    assert_int_equal(out[0].sectors, 0xff);
-    if (out[0].size < 32 * mw_popcount32(out[0].sectors))
-        fail_msg("a request of %d sectors (%d bytes) has size %d", mw_popcount32(out[0].sectors),
-                 32 * mw_popcount32(out[0].sectors), out[0].size);
+    assert_int_equal(out[0].sectors, 0xf);
+    assert_int_equal(out[0].size, 128);
 }
 
 int main(void)
