@@ -108,7 +108,8 @@ int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const boo
         if (b->members[k] && configured && configured[k]) {
             mw_policy_inst_fini(bi);
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
-                              "policies.%s is set, but bundle '%s' provides that decision point (remove one)",
+                              "policies.%s is set to a policy other than its default, but bundle '%s' provides that "
+                              "decision point (remove one)",
                               mw_slot_names[k], b->base.name);
         }
     int rc = mw_sim_install_slot(s, MW_SLOT_BUNDLE, bi, e);

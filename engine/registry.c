@@ -201,6 +201,8 @@ int mw_policy_inst_init(struct mw_policy_inst *pi, const struct mw_policy *p, st
     if (!rc && p->create) rc = p->create(pi, e);
     if (rc) {
         free(pi->params);
+        free(pi->counters.v);
+        memset(&pi->counters, 0, sizeof pi->counters);
         pi->params = NULL;
         pi->pol = NULL;
     }

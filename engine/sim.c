@@ -45,8 +45,11 @@ static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choic
     }
     if (pt == MW_SLOT_BUNDLE) {
         bool configured[MW_SLOT_COUNT];
-        for (int k = 0; k < MW_SLOT_COUNT; k++)
-            configured[k] = s->cfg.policy[k].line > 0 || s->cfg.policy[k].file[0];
+        for (int k = 0; k < MW_SLOT_COUNT; k++) { /* chosen by the user: anything but the slot's default, bare */
+            const struct mw_policy_choice *ch = &s->cfg.policy[k];
+            const char *dflt = mw_policy_default_name(mw_slot_point(k));
+            configured[k] = ch->nparams > 0 || !dflt || strcmp(ch->impl, dflt) != 0;
+        }
         return mw_sim_install_bundle(s, &pi, configured, e);
     }
     return mw_sim_install_slot(s, pt, &pi, e);
@@ -198,7 +201,10 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
         busy |= mw_sm_tick(s, &s->sms[i], now);
         if (s->failed) return true;
     }
-    if (s->next_window != MW_NEVER && mw_now(s) + 1 >= s->next_window) mw_windows_due(s, mw_now(s));
+    if (s->next_window != MW_NEVER && mw_now(s) + 1 >= s->next_window) {
+        mw_windows_due(s, mw_now(s));
+        busy = true; /* a window's policy may have changed what the SMs can do (reactivated a CTA): no jump */
+    }
     return busy;
 }
 
@@ -230,6 +236,9 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
     T = mw_min_u64(T, mw_xbar_next_event(s->req_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
     T = mw_min_u64(T, mw_xbar_next_event(s->reply_net, s->clk[MW_CLK_ICNT].cycle, s->now_fs));
     for (int i = 0; i < s->nparts; i++) T = mw_min_u64(T, mw_partition_next_event(s, &s->parts[i]));
+    /* a policy's window is an event too: it may reactivate a CTA that nothing else would wake */
+    if (s->next_window != MW_NEVER)
+        T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], mw_max_u64(s->next_window - 1, mw_now(s))));
     if (T == MW_NEVER) {
         if (s->kernel_active || !s->wl_done)
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
@@ -239,8 +248,6 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
                               s->kernel_ctas);
         return 0;
     }
-    if (s->next_window != MW_NEVER)
-        T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], mw_max_u64(s->next_window - 1, mw_now(s))));
     if (stop != MW_NEVER) T = mw_min_u64(T, fs_of(&s->clk[MW_CLK_CORE], stop));
     for (int i = 0; i < MW_CLK_N; i++) {
         struct mw_clock *c = &s->clk[i];

@@ -381,7 +381,9 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     in->id = ++s->inst_seq;
     wp->qv = 0; /* a new head instruction follows */
     sm->issue_epoch++;
-    if (ops->qualify_deps & MW_QDEP_ISSUE) wake_all(sm);
+    /* kept verdicts: with MW_QDEP_ISSUE an issue may change them; with any deps a held warp's stall class (LDST
+     * or pipe busy vs policy) may, so the other schedulers look again (their verdicts stay kept) */
+    if (ops->qualify_deps) wake_all(sm);
     if (ops->issued) ops->issued(pi, sm->id, sched, w, in);
     sm->st.warp_insts++;
     sm->st.thread_insts += (uint64_t)mw_popcount32(in->mask);

@@ -95,6 +95,8 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
 static inline uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
 {
     if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now) return now;
+    for (int k = 0; k < sm->nsched; k++)
+        if (sm->sched_dirty[k]) return now; /* something woke a scheduler since its last scan (a policy action) */
     return sm->next_ready;
 }
 /* The whole GPU's clock skipped k core cycles. */

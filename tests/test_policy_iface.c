@@ -174,7 +174,8 @@ static void test_bundle_slot_conflict(void **st)
     struct mw_err e;
     int before = tb_destroyed;
     assert_int_not_equal(mw_sim_install_bundle(s, &bi, configured, &e), 0);
-    assert_string_equal(e.msg, "policies.l1d_bypass is set, but bundle 'tb' provides that decision point (remove one)");
+    assert_string_equal(e.msg, "policies.l1d_bypass is set to a policy other than its default, but bundle 'tb' provides that "
+                        "decision point (remove one)");
     assert_int_equal(tb_destroyed, before + 1);
     assert_ptr_equal(s->pol[MW_SLOT_BUNDLE].pol, mw_policy_find(MW_PT_BUNDLE, "none")); /* the default */
     assert_ptr_equal(s->pol[MW_PT_WARP_SCHED].pol, mw_policy_find(MW_PT_WARP_SCHED, "gto"));
