@@ -36,8 +36,8 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
 
 void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1)
 {
-    for (struct mw_req *r = l1->missq.head, *n; r; r = n) n = r->next, mw_req_free(&s->pool, r);
-    for (struct mw_req *r = l1->injq.head, *n; r; r = n) n = r->next, mw_req_free(&s->pool, r);
+    mw_req_free_list(&s->pool, l1->missq.head);
+    mw_req_free_list(&s->pool, l1->injq.head);
     free(l1->mshr);
     free(l1->mshr_key);
     mw_tags_fini(&l1->tags);

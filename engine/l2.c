@@ -30,22 +30,13 @@ int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
     return 0;
 }
 
-static void free_list(struct mw_sim *s, struct mw_req *r)
-{
-    while (r) {
-        struct mw_req *n = r->next;
-        mw_req_free(&s->pool, r);
-        r = n;
-    }
-}
-
 void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2)
 {
-    free_list(s, l2->pipe.head);
-    free_list(s, l2->missq.head);
-    free_list(s, l2->replies.head);
+    mw_req_free_list(&s->pool, l2->pipe.head);
+    mw_req_free_list(&s->pool, l2->missq.head);
+    mw_req_free_list(&s->pool, l2->replies.head);
     for (int i = 0; l2->mshr && l2->mshr_key && i < s->cfg.l2.mshr_entries; i++)
-        if (l2->mshr_key[i] != MW_NO_TAG) free_list(s, l2->mshr[i].wait_head);
+        if (l2->mshr_key[i] != MW_NO_TAG) mw_req_free_list(&s->pool, l2->mshr[i].wait_head);
     free(l2->mshr);
     free(l2->mshr_key);
     mw_tags_fini(&l2->tags);

@@ -59,3 +59,12 @@ struct mw_req *mw_req_new(struct mw_req_pool *p, uint64_t line, uint8_t sectors,
     r->kind = (uint8_t)kind;
     return r;
 }
+
+void mw_req_free_list(struct mw_req_pool *p, struct mw_req *r)
+{
+    while (r) {
+        struct mw_req *n = r->next;
+        mw_req_free(p, r);
+        r = n;
+    }
+}

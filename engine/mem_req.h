@@ -55,6 +55,8 @@ void mw_req_pool_fini(struct mw_req_pool *p);
 /* Zeroed request with a fresh id; NULL only when memory is exhausted. */
 struct mw_req *mw_req_alloc(struct mw_req_pool *p);
 void mw_req_free(struct mw_req_pool *p, struct mw_req *r);
+/* Free a list linked through ->next (a unit's queues when the simulation is destroyed). */
+void mw_req_free_list(struct mw_req_pool *p, struct mw_req *r);
 /* A request for `sectors` (32 B each) of the line at `line`, of kind MW_REQ_READ / MW_REQ_WRITE, its size the
  * sectors' bytes; the caller fills in who made it. NULL only when memory is exhausted. */
 struct mw_req *mw_req_new(struct mw_req_pool *p, uint64_t line, uint8_t sectors, int kind);

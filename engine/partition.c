@@ -26,20 +26,11 @@ int mw_partition_init(struct mw_sim *s, struct mw_partition *p, int id, struct m
     return 0;
 }
 
-static void free_list(struct mw_sim *s, struct mw_req *r)
-{
-    while (r) {
-        struct mw_req *n = r->next;
-        mw_req_free(&s->pool, r);
-        r = n;
-    }
-}
-
 void mw_partition_fini(struct mw_sim *s, struct mw_partition *p)
 {
     for (int k = 0; p->to_dram && p->from_dram && k < p->nsub; k++) {
-        free_list(s, p->to_dram[k].head);
-        free_list(s, p->from_dram[k].head);
+        mw_req_free_list(&s->pool, p->to_dram[k].head);
+        mw_req_free_list(&s->pool, p->from_dram[k].head);
     }
     free(p->to_dram);
     free(p->from_dram);
