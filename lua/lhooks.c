@@ -1,0 +1,488 @@
+/* The Lua policy adapter's trampolines: one C hook per point and hook that pushes the engine's arguments as
+ * integers (reused list and column tables where a hook takes a list), calls the table's Lua function through
+ * lcall() and range-checks what it returns; the *_c variants serve the hooks a table leaves out from the point's
+ * C default. */
+#include "lpolicy_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *describe(lua_State *T, int idx, char *buf, size_t n)
+{
+    if (lua_type(T, idx) == LUA_TNUMBER) snprintf(buf, n, "%s", lua_tostring(T, idx));
+    else if (lua_type(T, idx) == LUA_TSTRING) snprintf(buf, n, "a string (\"%.40s\")", lua_tostring(T, idx));
+    else snprintf(buf, n, "%s", luaL_typename(T, idx));
+    return buf;
+}
+
+/* A bad return value: name the hook and where its function is defined. */
+static void bad_result(struct lpol *lp, int h, const char *expected)
+{
+    lua_State *T = lp->T;
+    char got[80];
+    describe(T, -1, got, sizeof got);
+    lua_Debug ar;
+    lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
+    lua_getinfo(T, ">S", &ar);
+    mw_lfail(lp, h, "%s:%d: %s.%s returned %s, expected %s", ar.short_src, ar.linedefined, mw_point_names[lp->pt],
+         mw_lhooks[h].name, got, expected);
+}
+
+/* The call's integer result in [lo, hi], or `dflt` after failing the simulation. */
+static lua_Integer int_result(struct lpol *lp, int h, lua_Integer lo, lua_Integer hi, lua_Integer dflt,
+                              const char *expected)
+{
+    lua_State *T = lp->T;
+    int isnum = 0;
+    lua_Integer v = lua_type(T, -1) == LUA_TNUMBER ? lua_tointegerx(T, -1, &isnum) : 0;
+    if (!isnum || v < lo || v > hi) {
+        bad_result(lp, h, expected);
+        v = dflt;
+    }
+    lreset_stack(lp);
+    return v;
+}
+
+static void fill_list(struct lpol *lp, const uint16_t *v, int n)
+{
+    lua_State *T = lp->T;
+    for (int i = 0; i < n; i++) {
+        lua_pushinteger(T, v[i]);
+        lua_rawseti(T, S_LIST, i + 1);
+    }
+    for (int i = n; i < lp->prev_n; i++) {
+        lua_pushnil(T);
+        lua_rawseti(T, S_LIST, i + 1);
+    }
+    lp->prev_n = n;
+}
+
+
+/* ---- warp scheduling ------------------------------------------------------------------------------------- */
+static int ws_pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = lbegin(lp, H_WS_PICK);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, sched);
+    fill_list(lp, ready, n);
+    lua_pushvalue(T, S_LIST);
+    lua_pushinteger(T, n);
+    if (!lcall(lp, H_WS_PICK, 4, 1)) return 0;
+    char exp[64];
+    snprintf(exp, sizeof exp, "an index 1..%d into the ready warps", n);
+    return (int)int_result(lp, H_WS_PICK, 1, n, 1, exp) - 1;
+}
+static bool ws_qualify(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return true;
+    lua_State *T = lbegin(lp, H_WS_QUALIFY);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, sched);
+    lua_pushinteger(T, w);
+    lua_pushinteger(T, (lua_Integer)in->pc);
+    lua_pushinteger(T, in->op);
+    if (!lcall(lp, H_WS_QUALIFY, 5, 1)) return true;
+    bool ok = true;
+    if (lua_type(T, -1) != LUA_TBOOLEAN) bad_result(lp, H_WS_QUALIFY, "true or false");
+    else ok = lua_toboolean(T, -1);
+    lreset_stack(lp);
+    return ok;
+}
+static void ws_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return;
+    lua_State *T = lbegin(lp, H_WS_ISSUED);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, sched);
+    lua_pushinteger(T, w);
+    lua_pushinteger(T, (lua_Integer)in->pc);
+    lua_pushinteger(T, in->op);
+    lcall(lp, H_WS_ISSUED, 5, 0); /* no results: the stack is back at its fixed height */
+}
+static int ws_pick_c(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_warp_sched_ops)->pick(&lp->dflt, sm, sched, ready, n);
+}
+static bool ws_qualify_c(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_warp_sched_ops)->qualify(&lp->dflt, sm, sched, w, in);
+}
+static void ws_issued_c(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_warp_sched_ops)->issued(&lp->dflt, sm, sched, w, in);
+}
+/* The table observes issues while the C default still picks: the default's own state first (GTO's greedy
+ * pointer), then the table's hook. */
+static void ws_issued_chain(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    ws_issued_c(pi, sm, sched, w, in);
+    ws_issued(pi, sm, sched, w, in);
+}
+
+/* ---- L1D bypass -------------------------------------------------------------------------------------------- */
+static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return MW_CACHE;
+    const struct mw_coal_req *q = &c->reqs[c->index];
+    lua_State *T = lbegin(lp, H_BY_DECIDE);
+    lua_pushinteger(T, c->sm);
+    lua_pushinteger(T, c->warp);
+    lua_pushinteger(T, (lua_Integer)c->pc);
+    lua_pushinteger(T, (lua_Integer)q->line);
+    lua_pushinteger(T, q->set);
+    lua_pushinteger(T, q->size);
+    lua_pushinteger(T, c->index + 1);
+    lua_pushinteger(T, c->n);
+    lua_pushinteger(T, c->retry);
+    if (!lcall(lp, H_BY_DECIDE, 9, 1)) return MW_CACHE;
+    int v = MW_CACHE;
+    if (lua_type(T, -1) == LUA_TBOOLEAN) v = lua_toboolean(T, -1) ? MW_BYPASS : MW_CACHE;
+    else if (lua_type(T, -1) == LUA_TNUMBER && lua_isinteger(T, -1) &&
+             (lua_tointeger(T, -1) == 0 || lua_tointeger(T, -1) == 1))
+        v = (int)lua_tointeger(T, -1);
+    else bad_result(lp, H_BY_DECIDE, "true/1 (bypass) or false/0 (cache)");
+    lreset_stack(lp);
+    return v;
+}
+static int by_decide_c(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_l1d_bypass_ops)->decide(&lp->dflt, c);
+}
+
+/* ---- granularity --------------------------------------------------------------------------------------------- */
+static uint8_t gr_fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    const struct mw_config *cfg = mw_sim_config(lp->sim);
+    uint8_t full = (uint8_t)((1u << (cfg->l1d.line_bytes / 32)) - 1);
+    if (lp->failed) return full;
+    lua_State *T = lbegin(lp, H_GR_FETCH);
+    lua_pushinteger(T, c->sm);
+    lua_pushinteger(T, c->warp);
+    lua_pushinteger(T, (lua_Integer)c->pc);
+    lua_pushinteger(T, (lua_Integer)c->line);
+    lua_pushinteger(T, c->set);
+    lua_pushinteger(T, c->need);
+    lua_pushinteger(T, c->have);
+    lua_pushinteger(T, c->size);
+    lua_pushinteger(T, full);
+    if (!lcall(lp, H_GR_FETCH, 9, 1)) return full;
+    char exp[96];
+    snprintf(exp, sizeof exp, "a sector mask within 0x%x covering the needed sectors 0x%x", full, c->need);
+    int isnum = 0;
+    lua_Integer v = lua_type(T, -1) == LUA_TNUMBER ? lua_tointegerx(T, -1, &isnum) : 0;
+    if (!isnum || v < 1 || v > full || (v & c->need) != c->need) {
+        bad_result(lp, H_GR_FETCH, exp);
+        v = full;
+    }
+    lreset_stack(lp);
+    return (uint8_t)v;
+}
+static uint8_t gr_fetch_c(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_granularity_ops)->fetch(&lp->dflt, c);
+}
+
+/* ---- DRAM scheduling --------------------------------------------------------------------------------------- */
+static int dr_pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, const struct mw_dram_cand *cands,
+                   int n)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = lp->T;
+    for (int i = 0; i < n; i++) {
+        const struct mw_dram_cand *x = &cands[i];
+        lua_pushinteger(T, (lua_Integer)x->arrival), lua_rawseti(T, S_COL0 + 0, i + 1);
+        lua_pushinteger(T, x->id), lua_rawseti(T, S_COL0 + 1, i + 1);
+        lua_pushinteger(T, x->row), lua_rawseti(T, S_COL0 + 2, i + 1);
+        lua_pushinteger(T, x->bank), lua_rawseti(T, S_COL0 + 3, i + 1);
+        lua_pushboolean(T, x->is_write), lua_rawseti(T, S_COL0 + 4, i + 1);
+        lua_pushboolean(T, x->row_hit), lua_rawseti(T, S_COL0 + 5, i + 1);
+        lua_pushinteger(T, x->merge), lua_rawseti(T, S_COL0 + 6, i + 1);
+        lua_pushinteger(T, (lua_Integer)x->age), lua_rawseti(T, S_COL0 + 7, i + 1);
+        lua_pushinteger(T, x->sm), lua_rawseti(T, S_COL0 + 8, i + 1);
+    }
+    for (int i = n; i < lp->prev_n; i++)
+        for (int k = 0; k < DRAM_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
+    lp->prev_n = n;
+    lbegin(lp, H_DR_PICK);
+    lua_pushinteger(T, c->channel);
+    lua_pushinteger(T, c->bank);
+    lua_pushinteger(T, c->open_row == MW_ROW_NONE ? -1 : (lua_Integer)c->open_row);
+    lua_pushinteger(T, c->hits_in_row);
+    lua_pushinteger(T, (lua_Integer)c->now);
+    lua_pushvalue(T, S_COLS);
+    lua_pushinteger(T, n);
+    if (!lcall(lp, H_DR_PICK, 7, 1)) return 0;
+    char exp[64];
+    snprintf(exp, sizeof exp, "an index 1..%d into the candidates", n);
+    return (int)int_result(lp, H_DR_PICK, 1, n, 1, exp) - 1;
+}
+static int dr_pick_c(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, const struct mw_dram_cand *cands,
+                     int n)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_dram_sched_ops)->pick(&lp->dflt, c, cands, n);
+}
+
+/* ---- CTA throttling, LDST scheduling ----------------------------------------------------------------------- */
+static int ct_limit(struct mw_policy_inst *pi, int sm, int resident)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 1 << 20;
+    lua_State *T = lbegin(lp, H_CT_LIMIT);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, resident);
+    if (!lcall(lp, H_CT_LIMIT, 2, 1)) return 1 << 20;
+    return (int)int_result(lp, H_CT_LIMIT, 0, 1 << 20, 1 << 20, "a CTA count >= 0");
+}
+static int ct_limit_c(struct mw_policy_inst *pi, int sm, int resident)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_cta_throttle_ops)->limit(&lp->dflt, sm, resident);
+}
+static int ld_slots(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 1;
+    lbegin(lp, H_LD_SLOTS);
+    if (!lcall(lp, H_LD_SLOTS, 0, 1)) return 1;
+    return (int)int_result(lp, H_LD_SLOTS, 1, 256, 1, "a slot count 1..256");
+}
+static int ld_slots_c(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_ldst_sched_ops)->slots(&lp->dflt);
+}
+static int ld_pick(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = lbegin(lp, H_LD_PICK);
+    lua_pushinteger(T, sm);
+    fill_list(lp, warps, n);
+    lua_pushvalue(T, S_LIST);
+    lua_pushinteger(T, n);
+    if (!lcall(lp, H_LD_PICK, 3, 1)) return 0;
+    char exp[64];
+    snprintf(exp, sizeof exp, "an index 1..%d into the waiting instructions", n);
+    return (int)int_result(lp, H_LD_PICK, 1, n, 1, exp) - 1;
+}
+static int ld_pick_c(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_ldst_sched_ops)->pick(&lp->dflt, sm, warps, n);
+}
+
+/* ---- replacement -------------------------------------------------------------------------------------------- */
+static int rp_victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
+                     const uint8_t *evictable, int assoc)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return -1;
+    lua_State *T = lp->T;
+    for (int i = 0; i < assoc; i++) {
+        const struct mw_line_view *v = &ways[i];
+        lua_pushinteger(T, (lua_Integer)v->line), lua_rawseti(T, S_COL0 + 0, i + 1);
+        lua_pushinteger(T, (lua_Integer)v->last_access), lua_rawseti(T, S_COL0 + 1, i + 1);
+        lua_pushinteger(T, (lua_Integer)v->fill_time), lua_rawseti(T, S_COL0 + 2, i + 1);
+        lua_pushinteger(T, v->hits), lua_rawseti(T, S_COL0 + 3, i + 1);
+        lua_pushinteger(T, v->valid), lua_rawseti(T, S_COL0 + 4, i + 1);
+        lua_pushinteger(T, (lua_Integer)v->pc), lua_rawseti(T, S_COL0 + 5, i + 1);
+        lua_pushinteger(T, v->warp), lua_rawseti(T, S_COL0 + 6, i + 1);
+        lua_pushboolean(T, evictable[i]), lua_rawseti(T, S_COL0 + 7, i + 1);
+    }
+    for (int i = assoc; i < lp->prev_n; i++)
+        for (int k = 0; k < WAY_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
+    lp->prev_n = assoc;
+    lbegin(lp, H_RP_VICTIM);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, set);
+    lua_pushvalue(T, S_COLS);
+    lua_pushinteger(T, assoc);
+    if (!lcall(lp, H_RP_VICTIM, 4, 1)) return -1;
+    if (lua_type(T, -1) == LUA_TBOOLEAN && !lua_toboolean(T, -1)) {
+        lreset_stack(lp);
+        return -1;
+    }
+    char exp[80];
+    snprintf(exp, sizeof exp, "an evictable way 1..%d, or false for none", assoc);
+    int w = (int)int_result(lp, H_RP_VICTIM, 1, assoc, 0, exp) - 1;
+    if (w >= 0 && !evictable[w]) {
+        lua_pushinteger(T, w + 1);
+        bad_result(lp, H_RP_VICTIM, "a way that is not waiting for a fill (evictable)");
+        lreset_stack(lp);
+        return -1;
+    }
+    return w;
+}
+static void rp_note(struct mw_policy_inst *pi, int h, int sm, int set, int way, const struct mw_line_view *line)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return;
+    lua_State *T = lbegin(lp, h);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, set);
+    lua_pushinteger(T, way + 1);
+    lua_pushinteger(T, (lua_Integer)line->line);
+    lua_pushinteger(T, line->hits);
+    lcall(lp, h, 5, 0);
+}
+static void rp_touch(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_note(pi, H_RP_TOUCH, sm, set, way, line);
+}
+static void rp_insert(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_note(pi, H_RP_INSERT, sm, set, way, line);
+}
+static int rp_victim_c(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
+                       const uint8_t *evictable, int assoc)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_replacement_ops)->victim(&lp->dflt, sm, set, ways, evictable, assoc);
+}
+static void rp_touch_c(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_replacement_ops)->touch(&lp->dflt, sm, set, way, line);
+}
+static void rp_insert_c(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_replacement_ops)->insert(&lp->dflt, sm, set, way, line);
+}
+static void rp_touch_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_touch_c(pi, sm, set, way, line);
+    rp_touch(pi, sm, set, way, line);
+}
+static void rp_insert_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)
+{
+    rp_insert_c(pi, sm, set, way, line);
+    rp_insert(pi, sm, set, way, line);
+}
+
+/* ---- events ------------------------------------------------------------------------------------------------ */
+static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->c_events >> ev->kind & 1u) lp->dpol->on_event(&lp->dflt, ev);
+    if (lp->failed || !(lp->lua_events >> ev->kind & 1u)) return;
+    lua_State *T = lbegin(lp, H_EVENT);
+    lua_pushstring(T, mw_event_names[ev->kind]);
+    lua_pushinteger(T, ev->sm);
+    lua_pushinteger(T, ev->warp);
+    lua_pushinteger(T, ev->cta);
+    lua_pushinteger(T, (lua_Integer)ev->pc);
+    lua_pushinteger(T, (lua_Integer)ev->addr);
+    lua_pushinteger(T, ev->set);
+    lua_pushinteger(T, ev->way);
+    lua_pushinteger(T, ev->value);
+    lua_pushinteger(T, ev->aux);
+    lua_pushinteger(T, (lua_Integer)ev->cycle);
+    lcall(lp, H_EVENT, 11, 0);
+}
+
+void mw_lnew_cols(lua_State *T, const char *const *names, int n)
+{
+    lua_createtable(T, 0, n); /* S_COLS */
+    for (int k = 0; k < n; k++) {
+        lua_createtable(T, 64, 0);
+        lua_pushvalue(T, -1);
+        lua_setfield(T, S_COLS, names[k]);
+    }
+}
+
+/* Does the C default still make one of the point's decisions (a decision hook the table leaves out)? Then its
+ * state must stay current: the observer hooks (issued, touch, insert, on_event) chain, the default's first and
+ * the table's after. When the table makes every decision, its observers replace the default's. */
+static bool c_decides(const struct lpol *lp, const bool *has)
+{
+    const struct mw_policy *d = lp->dpol;
+    switch (lp->pt) {
+    case MW_PT_WARP_SCHED: {
+        const struct mw_warp_sched_ops *o = (const void *)d;
+        return (!has[H_WS_PICK] && o->pick) || (!has[H_WS_QUALIFY] && o->qualify);
+    }
+    case MW_PT_L1D_BYPASS: return !has[H_BY_DECIDE] && ((const struct mw_l1d_bypass_ops *)(const void *)d)->decide;
+    case MW_PT_GRANULARITY: return !has[H_GR_FETCH] && ((const struct mw_granularity_ops *)(const void *)d)->fetch;
+    case MW_PT_DRAM_SCHED: return !has[H_DR_PICK] && ((const struct mw_dram_sched_ops *)(const void *)d)->pick;
+    case MW_PT_CTA_THROTTLE: return !has[H_CT_LIMIT] && ((const struct mw_cta_throttle_ops *)(const void *)d)->limit;
+    case MW_PT_LDST_SCHED: {
+        const struct mw_ldst_sched_ops *o = (const void *)d;
+        return (!has[H_LD_SLOTS] && o->slots) || (!has[H_LD_PICK] && o->pick);
+    }
+    case MW_PT_REPLACEMENT: return !has[H_RP_VICTIM]; /* the engine always asks for a victim */
+    default: return false;
+    }
+}
+
+void mw_lset_slots(struct lpol *lp)
+{
+    const struct mw_policy *d = lp->dpol;
+    bool has[H_N];
+    for (int h = 0; h < H_N; h++) has[h] = lp->fn[h] != LUA_NOREF;
+    bool chain = c_decides(lp, has);
+    lp->c_events = d->on_event && (chain || !has[H_EVENT]) ? d->events : 0;
+    lp->ops.base.events = lp->lua_events | lp->c_events;
+    lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
+    switch (lp->pt) {
+    case MW_PT_WARP_SCHED: {
+        const struct mw_warp_sched_ops *o = (const void *)d;
+        lp->ops.ws.pick = has[H_WS_PICK] ? ws_pick : o->pick ? ws_pick_c : NULL;
+        lp->ops.ws.qualify = has[H_WS_QUALIFY] ? ws_qualify : o->qualify ? ws_qualify_c : NULL;
+        lp->ops.ws.issued = has[H_WS_ISSUED] ? (chain && o->issued ? ws_issued_chain : ws_issued)
+                                             : o->issued ? ws_issued_c : NULL;
+        break;
+    }
+    case MW_PT_L1D_BYPASS: {
+        const struct mw_l1d_bypass_ops *o = (const void *)d;
+        lp->ops.by.decide = has[H_BY_DECIDE] ? by_decide : o->decide ? by_decide_c : NULL;
+        break;
+    }
+    case MW_PT_GRANULARITY: {
+        const struct mw_granularity_ops *o = (const void *)d;
+        lp->ops.gr.fetch = has[H_GR_FETCH] ? gr_fetch : o->fetch ? gr_fetch_c : NULL;
+        break;
+    }
+    case MW_PT_DRAM_SCHED: {
+        const struct mw_dram_sched_ops *o = (const void *)d;
+        lp->ops.dr.pick = has[H_DR_PICK] ? dr_pick : o->pick ? dr_pick_c : NULL;
+        break;
+    }
+    case MW_PT_CTA_THROTTLE: {
+        const struct mw_cta_throttle_ops *o = (const void *)d;
+        lp->ops.ct.limit = has[H_CT_LIMIT] ? ct_limit : o->limit ? ct_limit_c : NULL;
+        break;
+    }
+    case MW_PT_LDST_SCHED: {
+        const struct mw_ldst_sched_ops *o = (const void *)d;
+        lp->ops.ld.slots = has[H_LD_SLOTS] ? ld_slots : o->slots ? ld_slots_c : NULL;
+        lp->ops.ld.pick = has[H_LD_PICK] ? ld_pick : o->pick ? ld_pick_c : NULL;
+        break;
+    }
+    case MW_PT_REPLACEMENT: {
+        const struct mw_replacement_ops *o = (const void *)d;
+        lp->ops.rp.victim = has[H_RP_VICTIM] ? rp_victim : rp_victim_c; /* the engine always needs a victim */
+        lp->ops.rp.touch = has[H_RP_TOUCH] ? (chain && o->touch ? rp_touch_chain : rp_touch)
+                                           : o->touch ? rp_touch_c : NULL;
+        lp->ops.rp.insert = has[H_RP_INSERT] ? (chain && o->insert ? rp_insert_chain : rp_insert)
+                                             : o->insert ? rp_insert_c : NULL;
+        lp->ops.rp.base.line_meta_bytes = o->base.line_meta_bytes;
+        break;
+    }
+    default: break;
+    }
+}
+
