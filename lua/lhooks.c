@@ -24,7 +24,7 @@ static void bad_result(struct lpol *lp, int h, const char *expected)
     lua_Debug ar;
     lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
     lua_getinfo(T, ">S", &ar);
-    mw_lfail(lp, h, "%s:%d: %s.%s returned %s, expected %s", ar.short_src, ar.linedefined, mw_point_names[lp->pt],
+    mw_lfail(lp, h, "%s:%d: %s.%s returned %s, expected %s", ar.short_src, ar.linedefined, mw_point_name(lp->pt),
          mw_lhooks[h].name, got, expected);
 }
 
@@ -84,7 +84,9 @@ static bool ws_qualify(struct mw_policy_inst *pi, int sm, int sched, int w, cons
     lua_pushinteger(T, w);
     lua_pushinteger(T, (lua_Integer)in->pc);
     lua_pushinteger(T, in->op);
-    if (!lcall(lp, H_WS_QUALIFY, 5, 1)) return true;
+    lua_pushinteger(T, in->mask);
+    lua_pushinteger(T, (lua_Integer)mw_warp_insts(lp->sim, sm, w)); /* ids come at issue: the head's position */
+    if (!lcall(lp, H_WS_QUALIFY, 7, 1)) return true;
     bool ok = true;
     if (lua_type(T, -1) != LUA_TBOOLEAN) bad_result(lp, H_WS_QUALIFY, "true or false");
     else ok = lua_toboolean(T, -1);
@@ -101,7 +103,9 @@ static void ws_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const
     lua_pushinteger(T, w);
     lua_pushinteger(T, (lua_Integer)in->pc);
     lua_pushinteger(T, in->op);
-    lcall(lp, H_WS_ISSUED, 5, 0); /* no results: the stack is back at its fixed height */
+    lua_pushinteger(T, in->mask);
+    lua_pushinteger(T, (lua_Integer)in->id);
+    lcall(lp, H_WS_ISSUED, 7, 0); /* no results: the stack is back at its fixed height */
 }
 static int ws_pick_c(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
@@ -127,11 +131,30 @@ static void ws_issued_chain(struct mw_policy_inst *pi, int sm, int sched, int w,
 }
 
 /* ---- L1D bypass -------------------------------------------------------------------------------------------- */
+/* The instruction's request list as columns reqs.line, reqs.set, reqs.size, reqs.sectors, reqs.lanes [1..n],
+ * filled when a new instruction's requests come (its first request, or another LDST slot's list). */
+static void fill_reqs(struct lpol *lp, const struct mw_bypass_ctx *c)
+{
+    lua_State *T = lp->T;
+    for (int i = 0; i < c->n; i++) {
+        const struct mw_coal_req *q = &c->reqs[i];
+        lua_pushinteger(T, (lua_Integer)q->line), lua_rawseti(T, S_COL0 + 0, i + 1);
+        lua_pushinteger(T, q->set), lua_rawseti(T, S_COL0 + 1, i + 1);
+        lua_pushinteger(T, q->size), lua_rawseti(T, S_COL0 + 2, i + 1);
+        lua_pushinteger(T, q->sectors), lua_rawseti(T, S_COL0 + 3, i + 1);
+        lua_pushinteger(T, q->lanes), lua_rawseti(T, S_COL0 + 4, i + 1);
+    }
+    for (int i = c->n; i < lp->reqs_n; i++)
+        for (int k = 0; k < REQ_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
+    lp->reqs_of = c->reqs;
+    lp->reqs_n = c->n;
+}
 static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
 {
     struct lpol *lp = LP(pi);
     if (lp->failed) return MW_CACHE;
     const struct mw_coal_req *q = &c->reqs[c->index];
+    if (c->index == 0 || c->reqs != lp->reqs_of || c->n != lp->reqs_n) fill_reqs(lp, c);
     lua_State *T = lbegin(lp, H_BY_DECIDE);
     lua_pushinteger(T, c->sm);
     lua_pushinteger(T, c->warp);
@@ -142,13 +165,14 @@ static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
     lua_pushinteger(T, c->index + 1);
     lua_pushinteger(T, c->n);
     lua_pushinteger(T, c->retry);
-    if (!lcall(lp, H_BY_DECIDE, 9, 1)) return MW_CACHE;
+    lua_pushvalue(T, S_COLS);
+    if (!lcall(lp, H_BY_DECIDE, 10, 1)) return MW_CACHE;
     int v = MW_CACHE;
     if (lua_type(T, -1) == LUA_TBOOLEAN) v = lua_toboolean(T, -1) ? MW_BYPASS : MW_CACHE;
-    else if (lua_type(T, -1) == LUA_TNUMBER && lua_isinteger(T, -1) &&
-             (lua_tointeger(T, -1) == 0 || lua_tointeger(T, -1) == 1))
+    else if (lua_type(T, -1) == LUA_TNUMBER && lua_isinteger(T, -1) && lua_tointeger(T, -1) >= MW_CACHE &&
+             lua_tointeger(T, -1) <= MW_BYPASS_PROBE)
         v = (int)lua_tointeger(T, -1);
-    else bad_result(lp, H_BY_DECIDE, "true/1 (bypass) or false/0 (cache)");
+    else bad_result(lp, H_BY_DECIDE, "true/1 (bypass), false/0 (cache) or 2 (bypass, but serve a hit from L1D)");
     lreset_stack(lp);
     return v;
 }
@@ -211,6 +235,7 @@ static int dr_pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c,
         lua_pushinteger(T, x->merge), lua_rawseti(T, S_COL0 + 6, i + 1);
         lua_pushinteger(T, (lua_Integer)x->age), lua_rawseti(T, S_COL0 + 7, i + 1);
         lua_pushinteger(T, x->sm), lua_rawseti(T, S_COL0 + 8, i + 1);
+        lua_pushinteger(T, (lua_Integer)x->created), lua_rawseti(T, S_COL0 + 9, i + 1);
     }
     for (int i = n; i < lp->prev_n; i++)
         for (int k = 0; k < DRAM_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
@@ -373,7 +398,68 @@ static void rp_insert_chain(struct mw_policy_inst *pi, int sm, int set, int way,
     rp_insert(pi, sm, set, way, line);
 }
 
-/* ---- events ------------------------------------------------------------------------------------------------ */
+/* evicted(m, sm, set, way, line, hits, sectors, pc, warp, alloc_pc, alloc_warp, cause) */
+static void rp_evicted(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *v, int cause)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return;
+    lua_State *T = lbegin(lp, H_RP_EVICTED);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, set);
+    lua_pushinteger(T, way + 1);
+    lua_pushinteger(T, (lua_Integer)v->line);
+    lua_pushinteger(T, v->hits);
+    lua_pushinteger(T, v->sectors);
+    lua_pushinteger(T, (lua_Integer)v->pc);
+    lua_pushinteger(T, v->warp);
+    lua_pushinteger(T, (lua_Integer)v->alloc_pc);
+    lua_pushinteger(T, v->alloc_warp);
+    lua_pushinteger(T, cause);
+    lcall(lp, H_RP_EVICTED, 11, 0);
+}
+static void rp_evicted_c(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *v, int cause)
+{
+    struct lpol *lp = LP(pi);
+    DFLT(lp, struct mw_replacement_ops)->evicted(&lp->dflt, sm, set, way, v, cause);
+}
+static void rp_evicted_chain(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *v,
+                             int cause)
+{
+    rp_evicted_c(pi, sm, set, way, v, cause);
+    rp_evicted(pi, sm, set, way, v, cause);
+}
+#define VPROBE_MAX 1000000
+/* victim_probe(m, sm, set, line, sectors, warp, pc) -> core cycles until the data is at the SM, 0 (or false) for
+ * a miss */
+static uint32_t rp_vprobe(struct mw_policy_inst *pi, int sm, int set, uint64_t line, uint8_t sectors, int warp,
+                          uint64_t pc)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->failed) return 0;
+    lua_State *T = lbegin(lp, H_RP_VPROBE);
+    lua_pushinteger(T, sm);
+    lua_pushinteger(T, set);
+    lua_pushinteger(T, (lua_Integer)line);
+    lua_pushinteger(T, sectors);
+    lua_pushinteger(T, warp);
+    lua_pushinteger(T, (lua_Integer)pc);
+    if (!lcall(lp, H_RP_VPROBE, 6, 1)) return 0;
+    if (lua_isnil(T, -1) || (lua_type(T, -1) == LUA_TBOOLEAN && !lua_toboolean(T, -1))) {
+        lreset_stack(lp);
+        return 0;
+    }
+    return (uint32_t)int_result(lp, H_RP_VPROBE, 0, VPROBE_MAX, 0, "a latency in core cycles 1..1000000, or 0 for a miss");
+}
+static uint32_t rp_vprobe_c(struct mw_policy_inst *pi, int sm, int set, uint64_t line, uint8_t sectors, int warp,
+                            uint64_t pc)
+{
+    struct lpol *lp = LP(pi);
+    return DFLT(lp, struct mw_replacement_ops)->victim_probe(&lp->dflt, sm, set, line, sectors, warp, pc);
+}
+
+/* ---- events, start and finish ------------------------------------------------------------------------------ */
+/* on_event(m, kind, sm, warp, cta, pc, addr, set, way, value, aux, cycle, inst, size, sectors, alloc_pc, alloc_warp,
+ * cause) */
 static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct lpol *lp = LP(pi);
@@ -391,7 +477,35 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
     lua_pushinteger(T, ev->value);
     lua_pushinteger(T, ev->aux);
     lua_pushinteger(T, (lua_Integer)ev->cycle);
-    lcall(lp, H_EVENT, 11, 0);
+    lua_pushinteger(T, (lua_Integer)ev->inst);
+    lua_pushinteger(T, ev->size);
+    lua_pushinteger(T, ev->sectors);
+    lua_pushinteger(T, (lua_Integer)ev->alloc_pc);
+    lua_pushinteger(T, ev->alloc_warp);
+    lua_pushinteger(T, ev->cause);
+    lcall(lp, H_EVENT, 17, 0);
+}
+
+/* The machine is built: the C default learns where it is installed (its per-line bytes come first in the
+ * adapter's), starts, and then the table's start(m). */
+static void l_start(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    lp->dflt.slot = pi->slot;
+    lp->dflt.meta_off = pi->meta_off;
+    lp->dflt.bundle = pi->bundle;
+    if (lp->dpol->start) lp->dpol->start(&lp->dflt);
+    if (lp->failed || lp->fn[H_START] == LUA_NOREF) return;
+    lbegin(lp, H_START);
+    lcall(lp, H_START, 0, 0);
+}
+static void l_finish(struct mw_policy_inst *pi)
+{
+    struct lpol *lp = LP(pi);
+    if (lp->dpol->finish) lp->dpol->finish(&lp->dflt);
+    if (lp->failed || lp->fn[H_FINISH] == LUA_NOREF) return;
+    lbegin(lp, H_FINISH);
+    lcall(lp, H_FINISH, 0, 0);
 }
 
 void mw_lnew_cols(lua_State *T, const char *const *names, int n)
@@ -437,6 +551,10 @@ void mw_lset_slots(struct lpol *lp)
     lp->c_events = d->on_event && (chain || !has[H_EVENT]) ? d->events : 0;
     lp->ops.base.events = lp->lua_events | lp->c_events;
     lp->ops.base.on_event = lp->ops.base.events ? on_event : NULL;
+    lp->ops.base.start = l_start;
+    lp->ops.base.finish = d->finish || has[H_FINISH] ? l_finish : NULL;
+    lp->meta_c = d->line_meta_bytes;
+    lp->ops.base.line_meta_bytes = lp->meta_c + lp->meta_n;
     switch (lp->pt) {
     case MW_PT_WARP_SCHED: {
         const struct mw_warp_sched_ops *o = (const void *)d;
@@ -479,7 +597,9 @@ void mw_lset_slots(struct lpol *lp)
                                            : o->touch ? rp_touch_c : NULL;
         lp->ops.rp.insert = has[H_RP_INSERT] ? (chain && o->insert ? rp_insert_chain : rp_insert)
                                              : o->insert ? rp_insert_c : NULL;
-        lp->ops.rp.base.line_meta_bytes = o->base.line_meta_bytes;
+        lp->ops.rp.evicted = has[H_RP_EVICTED] ? (chain && o->evicted ? rp_evicted_chain : rp_evicted)
+                                               : o->evicted ? rp_evicted_c : NULL;
+        lp->ops.rp.victim_probe = has[H_RP_VPROBE] ? rp_vprobe : o->victim_probe ? rp_vprobe_c : NULL;
         break;
     }
     default: break;

@@ -5,8 +5,11 @@
  * lctx.c the context `m`, lsandbox.c the hook states of scripts. */
 #include "lpolicy_int.h"
 
+#include "simctx.h" /* mw_sim_install_bundle: a Lua bundle is installed as the engine installs its own */
+
 #include <lualib.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +19,13 @@ const struct lhook_name mw_lhooks[H_N] = {
     {MW_PT_L1D_BYPASS, "decide"},   {MW_PT_GRANULARITY, "fetch"},   {MW_PT_DRAM_SCHED, "pick"},
     {MW_PT_CTA_THROTTLE, "limit"},  {MW_PT_LDST_SCHED, "slots"},    {MW_PT_LDST_SCHED, "pick"},
     {MW_PT_REPLACEMENT, "victim"},  {MW_PT_REPLACEMENT, "touch"},   {MW_PT_REPLACEMENT, "insert"},
-    {-1, "on_event"},
+    {MW_PT_REPLACEMENT, "evicted"}, {MW_PT_REPLACEMENT, "victim_probe"},
+    {-1, "on_event"},               {-1, "start"},                  {-1, "finish"},
+    {-1, "export"},
 };
 const char *const mw_ldram_cols[DRAM_COLS] = {"arrival", "id", "row", "bank", "is_write", "row_hit", "merge", "age",
-                                              "sm"};
+                                              "sm", "created"};
+const char *const mw_lreq_cols[REQ_COLS] = {"line", "set", "size", "sectors", "lanes"};
 const char *const mw_lway_cols[WAY_COLS] = {"line", "last_access", "fill_time", "hits", "valid", "pc", "warp",
                                             "evictable"};
 static const char host_key = 'h';
@@ -79,27 +85,66 @@ void mw_lfail(struct lpol *lp, int h, const char *fmt, ...)
     va_end(ap);
     struct mw_err e;
     mw_err_clear(&e);
-    mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "Lua policy %s.%s: %s", mw_point_names[lp->pt], mw_lhooks[h].name, msg);
+    mw_err_set(&e, MW_EHOOK, NULL, 0, 0, "Lua policy %s.%s: %s", mw_point_name(lp->pt), mw_lhooks[h].name, msg);
     lp->failed = true;
     mw_sim_fail(lp->sim, &e);
 }
 
 /* ---- building and destroying --------------------------------------------------------------------------------- */
+static struct lgroup *group_new(lua_State *L, bool own_state)
+{
+    struct lgroup *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->owner = L;
+    g->own_state = own_state;
+    g->refs = 1; /* the builder's */
+    return g;
+}
+
+static void group_unref(struct lgroup *g)
+{
+    if (--g->refs) return;
+    if (g->own_state) mw_lhs_close(g->owner);
+    free(g);
+}
+
+/* Release one adapter: its refs in the owner state, its C default, then its reference on the group. */
+static void lpol_free(struct lpol *lp)
+{
+    struct lgroup *g = lp->group;
+    if (lp->box) lp->box->sim = NULL, lp->box->lp = NULL;
+    for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
+    luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
+    luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->ctx_ref);
+    luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->thread_ref);
+    if (g->members[lp->slot] == lp) g->members[lp->slot] = NULL;
+    if (lp->dflt.pol) mw_policy_inst_fini(&lp->dflt);
+    for (int i = 0; i < lp->ndescs; i++) free(lp->descs[i]);
+    free(lp->descs);
+    free(lp);
+    group_unref(g);
+}
+
 static void destroy(struct mw_policy_inst *pi)
 {
     struct lpol *lp = LP(pi);
     if (!lp) return;
-    if (lp->box) lp->box->sim = NULL;
-    if (lp->own_state) mw_lhs_close(lp->owner);
-    else {
-        for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
-        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
-        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->ctx_ref);
-        luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->thread_ref);
-    }
-    mw_policy_inst_fini(&lp->dflt);
-    free(lp);
     pi->lua = NULL;
+    /* an installation that fails destroys the instance and then names the policy in its error message (the
+     * engine's own ops tables are static): keep the ops table until the installation returns */
+    if (lp->group->installing) lp->released = true;
+    else lpol_free(lp);
+}
+
+/* A bundle member's instance, made by the engine when it installs the bundle: the adapter is the ops table's
+ * container. */
+static int member_create(struct mw_policy_inst *pi, struct mw_err *e)
+{
+    (void)e;
+    struct lpol *lp = (struct lpol *)(void *)((char *)pi->pol - offsetof(struct lpol, ops));
+    pi->lua = lp;
+    lp->live = true;
+    return 0;
 }
 
 static size_t ops_size(enum mw_point pt)
@@ -112,78 +157,70 @@ static size_t ops_size(enum mw_point pt)
     case MW_PT_CTA_THROTTLE: return sizeof(struct mw_cta_throttle_ops);
     case MW_PT_LDST_SCHED: return sizeof(struct mw_ldst_sched_ops);
     case MW_PT_REPLACEMENT: return sizeof(struct mw_replacement_ops);
+    case MW_PT_BUNDLE: return sizeof(struct mw_bundle_ops);
     default: return sizeof(struct mw_policy);
     }
 }
 
-/* Build from the table at idx of L (L is the owner state or a thread of it). On failure lp is freed. */
-static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
-                  const char *const *values, int n, bool own_state, const char *label, bool *taken,
-                  struct mw_err *e);
-/* Build from the table at idx of L. An own state (a script's hook state) belongs to the policy from then on:
- * closed with it, or here if building fails. */
-static int build(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
-                 const char *const *values, int n, bool own_state, const char *label, struct mw_err *e)
-{
-    bool taken = false;
-    int rc = build_(L, idx, s, pt, keys, values, n, own_state, label, &taken, e);
-    if (rc && own_state && !taken) mw_lhs_close(L);
-    return rc;
-}
+static bool hook_of(int h, enum mw_point pt) { return mw_lhooks[h].pt == (int)pt || mw_lhooks[h].pt < 0; }
 
-static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
-                  const char *const *values, int n, bool own_state, const char *label, bool *taken,
-                  struct mw_err *e)
+/* The table at idx must hold only hooks the point knows (anything else that is a function is probably a typo)
+ * and, in a bundle, tables at point names. */
+static int check_hooks(lua_State *L, int idx, enum mw_point pt, struct mw_err *e)
 {
-    idx = lua_absindex(L, idx);
-    if (!lua_istable(L, idx))
-        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: expected a table of hook functions, got %s",
-                          mw_point_names[pt], luaL_typename(L, idx));
-    /* the hooks this point knows; anything else that is a function is probably a typo */
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION) {
-            const char *k = lua_tostring(L, -2);
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        int rc = 0;
+        if (k && lua_type(L, -1) == LUA_TFUNCTION) {
             bool known = false;
             for (int h = 0; h < H_N; h++)
-                if ((mw_lhooks[h].pt == (int)pt || mw_lhooks[h].pt < 0) && !strcmp(mw_lhooks[h].name, k)) known = true;
+                if (hook_of(h, pt) && !strcmp(mw_lhooks[h].name, k)) known = true;
             if (!known) {
-                char list[200] = "";
+                char list[300] = "";
                 for (int h = 0; h < H_N; h++)
-                    if (mw_lhooks[h].pt == (int)pt || mw_lhooks[h].pt < 0)
+                    if (hook_of(h, pt))
                         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
                                  mw_lhooks[h].name);
-                int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: unknown hook '%s' (hooks: %s)",
-                                    mw_point_names[pt], k, list);
-                lua_pop(L, 2);
-                return rc;
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: unknown hook '%s' (hooks: %s)", mw_point_name(pt),
+                                k, list);
             }
+        } else if (k && pt == MW_PT_BUNDLE && lua_type(L, -1) == LUA_TTABLE && strcmp(k, "params") &&
+                   strcmp(k, "events")) {
+            int slot = mw_slot_from_name(k);
+            if (slot < 0 || slot == MW_SLOT_BUNDLE)
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "bundle: '%s' is not a decision point", k);
+            else if (slot == MW_SLOT_L2_REPLACEMENT)
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "bundle: l2_replacement cannot be a Lua policy");
+        }
+        if (rc) {
+            lua_pop(L, 2);
+            return rc;
         }
         lua_pop(L, 1);
     }
-    int prc = mw_lcheck_params(L, idx, pt, e);
-    if (prc) return prc;
-    struct lpol *lp = calloc(1, sizeof *lp);
-    if (!lp) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
-    lp->pt = pt;
-    lp->sim = s;
-    lp->owner = L;
-    lp->own_state = own_state;
-    lp->budget = MW_LUA_BUDGET;
-    lp->dpol = mw_policy_find(pt, mw_policy_default_name(pt));
-    lp->thread_ref = lp->table_ref = lp->ctx_ref = LUA_NOREF;
-    for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;
-    int rc = lp->dpol ? mw_policy_inst_init(&lp->dflt, lp->dpol, s, NULL, NULL, 0, e)
-                      : mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no C default for %s", mw_point_names[pt]);
-    if (rc) {
-        free(lp);
-        return rc;
-    }
-    memcpy(&lp->ops, lp->dpol, ops_size(pt));
-    *taken = true; /* from here on destroy() releases everything, the own state included */
-    struct mw_policy_inst pi = {.pol = &lp->ops.base, .sim = s, .lua = lp};
+    return 0;
+}
 
-    /* what the table declares about its hooks: bypass retries, what qualify's verdict depends on */
+static int int_field(lua_State *L, int idx, const char *k, lua_Integer lo, lua_Integer hi, lua_Integer *out,
+                     const char *what, enum mw_point pt, struct mw_err *e)
+{
+    int rc = 0;
+    if (lua_getfield(L, idx, k) != LUA_TNIL) {
+        int isnum;
+        lua_Integer v = lua_tointegerx(L, -1, &isnum);
+        if (!isnum || v < lo || v > hi) rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: %s", mw_point_name(pt), what);
+        else *out = v;
+    }
+    lua_pop(L, 1);
+    return rc;
+}
+
+/* What the table declares besides its hooks: bypass retries, qualify's dependencies, budget, memory, events,
+ * name, per-line bytes. */
+static int read_fields(lua_State *L, int idx, struct lpol *lp, const char *label, struct mw_err *e)
+{
+    enum mw_point pt = lp->pt;
     if (pt == MW_PT_L1D_BYPASS) {
         lua_getfield(L, idx, "retries");
         lp->ops.by.retries = lua_toboolean(L, -1);
@@ -208,61 +245,83 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
             lp->ops.ws.qualify_deps = deps;
         }
         lua_settop(L, top);
-        if (!ok) {
-            destroy(&pi);
+        if (!ok)
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
                               "warp_scheduler policy: qualify_deps must list \"head\", \"mshr\" and/or \"issue\"");
-        }
     }
-    if (lua_getfield(L, idx, "budget") != LUA_TNIL) {
-        int isnum;
-        lua_Integer b = lua_tointegerx(L, -1, &isnum);
-        if (!isnum || b < 100 || b > 1000000000) {
-            lua_pop(L, 1);
-            destroy(&pi);
-            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: budget must be an integer in [100, 1e9]",
-                              mw_point_names[pt]);
-        }
-        lp->budget = b;
-    }
-    lua_pop(L, 1);
-    if (lua_getfield(L, idx, "memory") != LUA_TNIL) {
-        int isnum;
-        lua_Integer mib = lua_tointegerx(L, -1, &isnum);
-        if (!isnum || mib < 1 || mib > 65536) {
-            lua_pop(L, 1);
-            destroy(&pi);
-            return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: memory must be a number of MiB in [1, 65536]",
-                              mw_point_names[pt]);
-        }
-        struct lmem *m = mw_lhs_mem(L);
-        if (m) m->limit = (size_t)mib << 20; /* a table policy lives in the caller's state, with its allocator */
-    }
-    lua_pop(L, 1);
+    int rc = int_field(L, idx, "budget", 100, 1000000000, &lp->budget, "budget must be an integer in [100, 1e9]", pt, e);
+    lua_Integer mib = 0, meta = 0;
+    if (!rc) rc = int_field(L, idx, "memory", 1, 65536, &mib, "memory must be a number of MiB in [1, 65536]", pt, e);
+    if (!rc) rc = int_field(L, idx, "line_meta", 0, 8, &meta, "line_meta must be a number of bytes in [0, 8]", pt, e);
+    if (rc) return rc;
+    struct lmem *m = mw_lhs_mem(L);
+    if (m && mib) m->limit = (size_t)mib << 20; /* a table policy lives in the caller's state, with its allocator */
+    lp->meta_n = (size_t)meta;
     if (lua_getfield(L, idx, "events") == LUA_TTABLE) {
         for (lua_Integer i = 1; lua_rawgeti(L, -1, i) != LUA_TNIL; i++) {
             const char *ev = lua_tostring(L, -1);
             int k = 0;
             while (k < MW_EV_COUNT && !(ev && !strcmp(ev, mw_event_names[k]))) k++;
             if (k == MW_EV_COUNT) {
+                rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: unknown event '%s' in events", mw_point_name(pt),
+                                ev ? ev : "?");
                 lua_pop(L, 2);
-                destroy(&pi);
-                return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: unknown event '%s' in events",
-                                  mw_point_names[pt], ev ? ev : "?");
+                break;
             }
             lp->lua_events |= MW_EVB(k);
             lua_pop(L, 1);
         }
-        lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    if (rc) return rc;
     const char *nm = NULL;
     if (lua_getfield(L, idx, "name") == LUA_TSTRING) nm = lua_tostring(L, -1);
     snprintf(lp->name, sizeof lp->name, "lua:%s", nm ? nm : label);
     lua_pop(L, 1);
+    return 0;
+}
+
+/* Build one adapter for point pt (MW_PT_BUNDLE: a bundle's own) from the table at idx of g->owner, to be installed
+ * in `slot`; `bundle`, for a member, is its bundle's adapter (whose m.params and m.state the member shares). On
+ * failure nothing is left behind but the error. */
+static int build_one(struct lgroup *g, int idx, struct mw_sim *s, enum mw_point pt, int slot, struct lpol *bundle,
+                     const char *const *keys, const char *const *values, int n, const char *label, struct lpol **out,
+                     struct mw_err *e)
+{
+    lua_State *L = g->owner;
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx))
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: expected a table of hook functions, got %s",
+                          mw_point_name(pt), luaL_typename(L, idx));
+    int rc = check_hooks(L, idx, pt, e);
+    if (!rc && !bundle) rc = mw_lcheck_params(L, idx, pt, e);
+    if (rc) return rc;
+    struct lpol *lp = calloc(1, sizeof *lp);
+    if (!lp) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    lp->pt = pt;
+    lp->slot = slot;
+    lp->sim = s;
+    lp->group = g;
+    lp->owner = L;
+    g->refs++;
+    lp->budget = bundle ? bundle->budget : MW_LUA_BUDGET;
+    lp->dpol = mw_policy_default(pt);
+    lp->thread_ref = lp->table_ref = lp->ctx_ref = LUA_NOREF;
+    for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;
+    rc = lp->dpol ? mw_policy_inst_init(&lp->dflt, lp->dpol, s, NULL, NULL, 0, e)
+                  : mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no C default for %s", mw_point_name(pt));
+    if (!rc) {
+        memcpy(&lp->ops, lp->dpol, ops_size(pt));
+        rc = read_fields(L, idx, lp, label, e);
+    }
+    if (rc) {
+        lpol_free(lp);
+        return rc;
+    }
+    if (bundle) snprintf(lp->name, sizeof lp->name, "%s", bundle->name);
 
     for (int h = 0; h < H_N; h++) {
-        if (mw_lhooks[h].pt != (int)pt && mw_lhooks[h].pt >= 0) continue;
+        if (!hook_of(h, pt)) continue;
         if (lua_getfield(L, idx, mw_lhooks[h].name) == LUA_TFUNCTION) lp->fn[h] = luaL_ref(L, LUA_REGISTRYINDEX);
         else lua_pop(L, 1);
     }
@@ -276,98 +335,150 @@ static int build_(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, con
     lp->host = host_of(L);
     lua_State *T = lp->T;
     lua_pushcfunction(T, mw_lmsgh);
-    mw_lpush_ctx(T, lp, keys, values, n);
+    mw_lpush_ctx(T, lp, bundle, keys, values, n);
     lua_pushvalue(T, S_CTX);
     lp->ctx_ref = luaL_ref(T, LUA_REGISTRYINDEX);
     lua_createtable(T, 64, 0); /* S_LIST */
     if (pt == MW_PT_DRAM_SCHED) mw_lnew_cols(T, mw_ldram_cols, DRAM_COLS);
     else if (pt == MW_PT_REPLACEMENT) mw_lnew_cols(T, mw_lway_cols, WAY_COLS);
+    else if (pt == MW_PT_L1D_BYPASS) mw_lnew_cols(T, mw_lreq_cols, REQ_COLS);
     for (int h = 0; h < H_N; h++) { /* the hook functions on fixed slots: lua_pushvalue beats a registry lookup */
         if (lp->fn[h] == LUA_NOREF) continue;
         lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
-        lp->slot[h] = lua_gettop(T);
+        lp->fslot[h] = lua_gettop(T);
     }
     lp->top = lua_gettop(T);
     mw_larm_budget(lp);
 
     lp->ops.base.name = lp->name;
-    lp->ops.base.desc = "a Lua policy";
+    lp->ops.base.desc = pt == MW_PT_BUNDLE ? "a Lua bundle" : "a Lua policy";
     lp->ops.base.params = NULL;
     lp->ops.base.nparams = 0;
     lp->ops.base.params_size = 0;
-    lp->ops.base.create = NULL;
+    lp->ops.base.create = bundle ? member_create : NULL;
     lp->ops.base.destroy = destroy;
     mw_lset_slots(lp);
-    return mw_sim_install_policy(s, pt, &pi, e);
+    *out = lp;
+    return 0;
 }
 
-int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
-                        const char *const *values, int n, struct mw_err *e)
+/* Build and install what the table at idx of g->owner describes: a policy for point pt, or with pt ==
+ * MW_PT_BUNDLE a bundle and its members. Drops the builder's reference on g. */
+static int build(struct lgroup *g, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                 const char *const *values, int n, const bool *configured, const char *label, struct mw_err *e)
 {
-    /* the owner must be the main thread: L may be a coroutine that ends before the simulation */
+    lua_State *L = g->owner;
     idx = lua_absindex(L, idx);
+    struct lpol *lp = NULL;
+    int rc;
+    bool is_bundle = lua_istable(L, idx) && lua_getfield(L, idx, "bundle") != LUA_TNIL && lua_toboolean(L, -1);
+    if (lua_istable(L, idx)) lua_pop(L, 1);
+    if (is_bundle && pt != MW_PT_BUNDLE)
+        rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                        "%s policy: this table is a bundle (bundle = true): install it as policies.bundle", mw_point_name(pt));
+    else rc = build_one(g, idx, s, pt, pt == MW_PT_BUNDLE ? MW_SLOT_BUNDLE : (int)pt, NULL, keys, values, n, label, &lp, e);
+    if (rc) {
+        group_unref(g);
+        return rc;
+    }
+    struct mw_policy_inst pi = {.pol = &lp->ops.base, .sim = s, .lua = lp};
+    lp->live = true;
+    if (pt != MW_PT_BUNDLE) {
+        g->members[lp->slot] = lp;
+        g->installing = true;
+        rc = mw_sim_install_policy(s, pt, &pi, e); /* on failure the engine destroys it */
+        g->installing = false;
+        if (lp->released) lpol_free(lp);
+        group_unref(g);
+        return rc;
+    }
+    g->members[MW_SLOT_BUNDLE] = lp;
+    for (int k = 0; k < MW_PT_COUNT && !rc; k++) {
+        if (lua_getfield(L, idx, mw_point_names[k]) == LUA_TTABLE) {
+            struct lpol *m = NULL;
+            rc = build_one(g, -1, s, (enum mw_point)k, k, lp, NULL, NULL, 0, label, &m, e);
+            if (!rc) {
+                g->members[k] = m;
+                lp->ops.bu.members[k] = &m->ops.base;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    g->installing = true;
+    if (rc) mw_policy_inst_fini(&pi);
+    else rc = mw_sim_install_bundle(s, &pi, configured, e); /* on failure the engine destroys the bundle's own */
+    g->installing = false;
+    for (int k = 0; k < MW_SLOT_COUNT; k++) /* what the engine destroyed or never took */
+        if (g->members[k] && (g->members[k]->released || !g->members[k]->live)) lpol_free(g->members[k]);
+    group_unref(g);
+    return rc;
+}
+
+/* A Lua state's main thread: the owner of a table policy (L may be a coroutine that ends before the run). */
+static lua_State *main_thread(lua_State *L)
+{
     lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
     lua_State *M = lua_tothread(L, -1);
     lua_pop(L, 1);
-    if (M != L) {
-        lua_pushvalue(L, idx);
-        lua_xmove(L, M, 1);
-        int rc = build(M, -1, s, pt, keys, values, n, false, "table", e);
-        lua_pop(M, 1);
-        return rc;
-    }
-    return build(L, idx, s, pt, keys, values, n, false, "table", e);
+    return M;
+}
+
+int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point pt, const char *const *keys,
+                        const char *const *values, int n, const bool *configured, struct mw_err *e)
+{
+    idx = lua_absindex(L, idx);
+    lua_State *M = main_thread(L);
+    struct lgroup *g = group_new(M, false);
+    if (!g) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    lua_pushvalue(L, idx);
+    if (M != L) lua_xmove(L, M, 1);
+    int rc = build(g, -1, s, pt, keys, values, n, configured, "table", e);
+    lua_pop(M, 1);
+    return rc;
 }
 
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
-                         const char *const *values, int n, struct mw_err *e)
+                         const char *const *values, int n, const bool *configured, struct mw_err *e)
 {
-    lua_State *L = mw_lhs_new();
+    lua_State *L = mw_lhs_new(mw_sim_config(s)->sim.seed);
     if (!L) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
-    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
-    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
-    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
-    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
-    lua_settop(L, 0);
-    /* math.random from the run's seed, so that a Lua policy is as deterministic as a C one */
-    lua_getglobal(L, "math");
-    lua_getfield(L, -1, "randomseed");
-    lua_pushinteger(L, mw_sim_config(s)->sim.seed);
-    lua_call(L, 1, 0);
-    lua_settop(L, 0);
-    /* mw: the name tables (the rest of the module needs the caller's state) */
-    lua_createtable(L, 0, 4);
-    mw_lua_set_names(L, -1, "mw");
-    mw_lhs_make_readonly(L, "mw", 0);
-    lua_pushvalue(L, -1);
-    lua_setglobal(L, "mw");
+    lua_getglobal(L, "mw");
     mw_lhs_open_require(L, script);
     lua_pushcfunction(L, mw_lmsgh);
-    if (luaL_loadfile(L, script) != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
-        int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_names[pt], lua_tostring(L, -1));
+    if (luaL_loadfilex(L, script, "t") != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
+        int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_name(pt), lua_tostring(L, -1));
         mw_lhs_close(L);
         return rc;
     }
     if (!lua_istable(L, -1)) {
         int rc = mw_err_set(e, MW_EINVAL, script, 0, 0, "a %s policy script must return a table of hooks, not %s",
-                            mw_point_names[pt], luaL_typename(L, -1));
+                            mw_point_name(pt), luaL_typename(L, -1));
         mw_lhs_close(L);
         return rc;
     }
+    struct lgroup *g = group_new(L, true);
+    if (!g) {
+        mw_lhs_close(L);
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     const char *base = strrchr(script, '/');
-    return build(L, -1, s, pt, keys, values, n, true, base ? base + 1 : script, e);
+    return build(g, -1, s, pt, keys, values, n, configured, base ? base + 1 : script, e);
 }
 
 int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, struct mw_err *e)
 {
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        const struct mw_policy_choice *ch = &c->policy[pt];
+    bool configured[MW_SLOT_COUNT]; /* as the engine decides it for built-in bundles */
+    for (int k = 0; k < MW_SLOT_COUNT; k++) configured[k] = c->policy[k].line > 0 || c->policy[k].file[0];
+    static const int order[] = {MW_SLOT_BUNDLE, 0, 1, 2, 3, 4, 5, 6}; /* the bundle first: it checks the others */
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        int k = order[i];
+        const struct mw_policy_choice *ch = &c->policy[k];
         if (strcmp(ch->impl, "lua") != 0) continue;
         if (!ch->script[0])
             return mw_err_set(e, MW_EINVAL, ch->file[0] ? ch->file : NULL, ch->line, ch->col,
-                              "policies.%s: impl: lua needs a script: path.lua", mw_point_names[pt]);
+                              "policies.%s: impl: lua needs a script: path.lua", mw_slot_names[k]);
         const char *keys[MW_POLICY_MAX_PARAMS], *vals[MW_POLICY_MAX_PARAMS];
-        for (int i = 0; i < ch->nparams; i++) keys[i] = ch->params[i].key, vals[i] = ch->params[i].value;
+        for (int j = 0; j < ch->nparams; j++) keys[j] = ch->params[j].key, vals[j] = ch->params[j].value;
         /* a relative script path is relative to the config file's folder when it is not found as given */
         char path[1024];
         snprintf(path, sizeof path, "%s", ch->script);
@@ -377,8 +488,112 @@ int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, 
             snprintf(path, sizeof path, "%.*s/%s", dl, c->source, ch->script);
         }
         if (f) fclose(f);
-        int rc = mw_lua_policy_script(s, (enum mw_point)pt, path, keys, vals, ch->nparams, e);
+        int rc = mw_lua_policy_script(s, mw_slot_point(k), path, keys, vals, ch->nparams, configured, e);
         if (rc) return rc;
     }
     return 0;
+}
+
+/* ---- what a policy exports to the script that runs the simulation ------------------------------------------ */
+struct copy_job {
+    lua_State *from;
+    int idx;
+};
+
+/* Copy the value at idx of F onto L; `seen` (an index of L) maps tables already copied, so shared and cyclic
+ * tables copy as such. */
+static void copy_value(lua_State *F, int idx, lua_State *L, int seen, int depth)
+{
+    idx = lua_absindex(F, idx);
+    switch (lua_type(F, idx)) {
+    case LUA_TNIL: lua_pushnil(L); return;
+    case LUA_TBOOLEAN: lua_pushboolean(L, lua_toboolean(F, idx)); return;
+    case LUA_TNUMBER:
+        if (lua_isinteger(F, idx)) lua_pushinteger(L, lua_tointeger(F, idx));
+        else lua_pushnumber(L, lua_tonumber(F, idx));
+        return;
+    case LUA_TSTRING: {
+        size_t len;
+        const char *str = lua_tolstring(F, idx, &len);
+        lua_pushlstring(L, str, len);
+        return;
+    }
+    case LUA_TTABLE: break;
+    default: luaL_error(L, "a %s cannot leave the policy's hook state", luaL_typename(F, idx));
+    }
+    if (lua_rawgetp(L, seen, lua_topointer(F, idx)) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    if (depth > 64) luaL_error(L, "tables nested more than 64 deep");
+    luaL_checkstack(L, 4, NULL);
+    if (!lua_checkstack(F, 3)) luaL_error(L, "stack overflow");
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, seen, lua_topointer(F, idx));
+    lua_pushnil(F);
+    while (lua_next(F, idx)) {
+        copy_value(F, -2, L, seen, depth + 1);
+        copy_value(F, -1, L, seen, depth + 1);
+        lua_rawset(L, -3);
+        lua_pop(F, 1);
+    }
+}
+
+static int copy_protected(lua_State *L)
+{
+    struct copy_job *j = lua_touserdata(L, 1);
+    lua_newtable(L);
+    copy_value(j->from, j->idx, L, lua_gettop(L), 0);
+    return 1;
+}
+
+void mw_lua_policy_value(lua_State *L, struct mw_sim *s, int slot)
+{
+    struct mw_policy_inst *pi = mw_sim_policy(s, (enum mw_point)slot);
+    struct lpol *lp = pi->pol ? LP(pi) : NULL;
+    if (!lp) {
+        lua_pushnil(L);
+        return;
+    }
+    lua_State *T = lp->T;
+    char err[1024] = "";
+    if (lp->fn[H_EXPORT] != LUA_NOREF) {
+        struct lhost *ho = lp->host;
+        struct lpol *prev = ho->cur;
+        int prev_ticks = ho->ticks;
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[H_EXPORT]);
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->ctx_ref);
+        ho->cur = lp, ho->ticks = 0;
+        int rc = lua_pcall(T, 1, 1, S_MSGH);
+        ho->cur = prev, ho->ticks = prev_ticks;
+        if (rc != LUA_OK) {
+            snprintf(err, sizeof err, "%s", lua_type(T, -1) == LUA_TSTRING ? lua_tostring(T, -1) : "out of memory");
+            lua_settop(T, lp->top);
+            luaL_error(L, "sim:policy: %s.export: %s", mw_slot_names[slot], err);
+        }
+    } else {
+        lua_rawgeti(T, LUA_REGISTRYINDEX, lp->ctx_ref);
+        lua_getfield(T, -1, "state");
+        lua_remove(T, -2);
+    }
+    if (!lp->group->own_state) { /* the same Lua state: the value itself */
+        lua_xmove(T, L, 1);
+        return;
+    }
+    struct copy_job j = {T, lua_gettop(T)};
+    lua_pushcfunction(L, copy_protected);
+    lua_pushlightuserdata(L, &j);
+    int rc = lua_pcall(L, 1, 1, 0);
+    lua_settop(T, lp->top);
+    if (rc != LUA_OK) {
+        snprintf(err, sizeof err, "%s", lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
+        luaL_error(L, "sim:policy: the value of %s (%s): %s", lp->name, mw_slot_names[slot], err);
+    }
+}
+
+int mw_lua_builtin_bundle(struct mw_sim *s, const struct mw_policy *p, const char *const *keys,
+                          const char *const *values, int n, const bool *configured, struct mw_err *e)
+{
+    struct mw_policy_inst bi;
+    int rc = mw_policy_inst_init(&bi, p, s, keys, values, n, e);
+    return rc ? rc : mw_sim_install_bundle(s, &bi, configured, e);
 }

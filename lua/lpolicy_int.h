@@ -9,10 +9,10 @@
 #include <lauxlib.h>
 #include <stdbool.h>
 
-/* Hook slots, each belonging to one point (H_EVENT to all). */
+/* Hook slots, each belonging to one point (H_EVENT and after: to every point and to bundles). */
 enum {
     H_WS_PICK, H_WS_QUALIFY, H_WS_ISSUED, H_BY_DECIDE, H_GR_FETCH, H_DR_PICK, H_CT_LIMIT, H_LD_SLOTS, H_LD_PICK,
-    H_RP_VICTIM, H_RP_TOUCH, H_RP_INSERT, H_EVENT, H_N
+    H_RP_VICTIM, H_RP_TOUCH, H_RP_INSERT, H_RP_EVICTED, H_RP_VPROBE, H_EVENT, H_START, H_FINISH, H_EXPORT, H_N
 };
 struct lhook_name {
     int pt;
@@ -22,16 +22,30 @@ extern const struct lhook_name mw_lhooks[H_N];
 
 /* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables. */
 enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS, S_COL0 };
-#define DRAM_COLS 9
+#define DRAM_COLS 10
 #define WAY_COLS 8
+#define REQ_COLS 5
 extern const char *const mw_ldram_cols[DRAM_COLS];
 extern const char *const mw_lway_cols[WAY_COLS];
+extern const char *const mw_lreq_cols[REQ_COLS];
 
 /* Holds the simulation for the context's engine-fact functions; cleared when the policy goes away. */
 struct mbox {
     struct mw_sim *sim;
+    struct lpol *lp;
     uint64_t rng;
-    int slot;          /* the policy slot its policy is installed in (its own window) */
+    int slot;          /* the policy slot its policy is installed in (its own window, counters) */
+};
+
+/* What the adapters built from one table share: the Lua state holding their refs (a script's hook state is
+ * closed when the last of them goes) and, for a bundle, its members. Each adapter holds one reference, and so
+ * does the builder while it installs them. */
+struct lgroup {
+    lua_State *owner;
+    bool own_state;              /* a hook state made for a script */
+    bool installing;             /* the engine is installing them: it may still read an ops table it destroyed */
+    int refs;
+    struct lpol *members[MW_SLOT_COUNT]; /* a bundle's adapters by slot (the bundle's own at MW_SLOT_BUNDLE) */
 };
 
 /* One per Lua state that runs hooks (kept in its registry): which hook call is running and how many budget
@@ -54,15 +68,19 @@ struct lpol {
         struct mw_cta_throttle_ops ct;
         struct mw_ldst_sched_ops ld;
         struct mw_replacement_ops rp;
+        struct mw_bundle_ops bu;
     } ops;
     char name[96];
-    enum mw_point pt;
+    enum mw_point pt;  /* a decision point, or MW_PT_BUNDLE */
+    int slot;          /* where it is installed */
     struct mw_sim *sim;
-    lua_State *owner; /* the state holding the refs */
-    bool own_state;   /* a hook state made for a script: closed with the policy */
+    struct lgroup *group;
+    lua_State *owner; /* the state holding the refs (group->owner) */
+    bool live;        /* the engine holds an instance of it (a bundle member once the engine created it) */
+    bool released;    /* the engine destroyed its instance while installing: freed when the installation returns */
     lua_State *T;     /* the thread hooks run on */
     int thread_ref, table_ref, ctx_ref, fn[H_N];
-    int slot[H_N];    /* the hook functions' fixed stack slots on T */
+    int fslot[H_N];   /* the hook functions' fixed stack slots on T */
     struct lhost *host;
     int depth;        /* calls of this policy's hooks in progress (an event raised from inside its own hook) */
     int nested_msgh;  /* the message handler's slot of a nested call */
@@ -74,6 +92,14 @@ struct lpol {
     const struct mw_policy *dpol;
     int prev_n, top; /* top: the fixed stack height of T */
     bool failed;
+    /* l1d_bypass: the request list of the instruction the column tables hold */
+    const struct mw_coal_req *reqs_of;
+    int reqs_n;
+    /* line_meta: the table's bytes of each L1D line, after the C default's meta_c */
+    size_t meta_c, meta_n;
+    /* descriptions of the counters made with m.counter: the engine keeps the pointers for the run */
+    char **descs;
+    int ndescs;
 };
 
 #define LP(pi) ((struct lpol *)(pi)->lua)
@@ -85,7 +111,9 @@ struct lpol {
 struct lmem {
     size_t used, limit;
 };
-lua_State *mw_lhs_new(void);
+/* A fresh hook state: base (without dofile and loadfile, load of text only), table, string and math, math.random
+ * seeded with `seed`, the name tables as a read-only global mw. */
+lua_State *mw_lhs_new(lua_Integer seed);
 struct lmem *mw_lhs_mem(lua_State *L);
 void mw_lhs_close(lua_State *L);
 /* Set the hook state's global require for a script at path `script`; the value on top of L (the state's mw) is
@@ -107,7 +135,7 @@ static inline lua_State *lbegin(struct lpol *lp, int h)
 {
     lua_State *T = lp->T;
     if (__builtin_expect(!lp->depth, 1)) {
-        lua_pushvalue(T, lp->slot[h]);
+        lua_pushvalue(T, lp->fslot[h]);
         lua_pushvalue(T, S_CTX);
     } else {
         if (h == H_EVENT) {
@@ -166,7 +194,9 @@ void mw_lnew_cols(lua_State *T, const char *const *names, int n);
 /* ---- the context `m` (lctx.c) ---- */
 /* The hook table's `params` (at idx of L), if any, must map names to numbers, booleans or strings. */
 int mw_lcheck_params(lua_State *L, int idx, enum mw_point pt, struct mw_err *e);
-/* Push the context table m for policy lp onto L. */
-void mw_lpush_ctx(lua_State *L, struct lpol *lp, const char *const *keys, const char *const *values, int n);
+/* Push the context table m for policy lp onto L; a bundle member (bundle != NULL) shares its bundle's m.params
+ * and m.state. */
+void mw_lpush_ctx(lua_State *L, struct lpol *lp, struct lpol *bundle, const char *const *keys,
+                  const char *const *values, int n);
 
 #endif

@@ -4,6 +4,7 @@
 #include "lpolicy_int.h"
 
 #include <errno.h>
+#include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,21 @@ static int hook_state_panic(lua_State *L)
     return 0; /* abort() follows */
 }
 
-lua_State *mw_lhs_new(void)
+/* load() of a hook state: Lua text only (bytecode can break the VM's invariants), whatever mode is asked for.
+ * Upvalue: the base library's load. */
+static int hs_load(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushliteral(L, "t");
+    if (n >= 4) lua_pushvalue(L, 4); /* env only when given: load tells nil from none */
+    lua_call(L, n >= 4 ? 4 : 3, LUA_MULTRET);
+    return lua_gettop(L) - n;
+}
+
+lua_State *mw_lhs_new(lua_Integer seed)
 {
     struct lmem *m = malloc(sizeof *m);
     if (!m) return NULL;
@@ -158,6 +173,30 @@ lua_State *mw_lhs_new(void)
         return NULL;
     }
     lua_atpanic(L, hook_state_panic);
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    lua_settop(L, 0);
+    /* nothing reads files but require (of the script's folder, text only) */
+    lua_pushnil(L);
+    lua_setglobal(L, "dofile");
+    lua_pushnil(L);
+    lua_setglobal(L, "loadfile");
+    lua_getglobal(L, "load");
+    lua_pushcclosure(L, hs_load, 1);
+    lua_setglobal(L, "load");
+    /* math.random from the run's seed, so that a Lua policy is as deterministic as a C one */
+    lua_getglobal(L, "math");
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, seed);
+    lua_call(L, 1, 0);
+    lua_settop(L, 0);
+    /* mw: the name tables (the rest of the module needs the caller's state) */
+    lua_createtable(L, 0, 5);
+    mw_lua_set_names(L, -1, "mw");
+    mw_lhs_make_readonly(L, "mw", 0);
+    lua_setglobal(L, "mw");
     return L;
 }
 
