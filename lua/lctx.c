@@ -394,7 +394,8 @@ static int c_count(lua_State *L)
     struct mw_policy_inst *pi = slot >= 0 && slot < MW_SLOT_COUNT && lp->group->members[slot]
                                     ? mw_sim_policy(lp->sim, (enum mw_point)slot)
                                     : NULL;
-    if (!pi || idx >= pi->counters.n) luaL_error(L, "m.count: %I is not a counter of this policy (m.counter makes one)", k);
+    if (!pi || idx >= pi->counters.n)
+        luaL_error(L, "m.count: %I is not a counter of this policy (m.counter makes one)", k);
     luaL_argcheck(L, n >= 0, 2, "a counter only grows");
     mw_policy_count(pi, (int)idx, (uint64_t)n);
     return 0;

@@ -448,7 +448,8 @@ static uint32_t rp_vprobe(struct mw_policy_inst *pi, int sm, int set, uint64_t l
         lreset_stack(lp);
         return 0;
     }
-    return (uint32_t)int_result(lp, H_RP_VPROBE, 0, VPROBE_MAX, 0, "a latency in core cycles 1..1000000, or 0 for a miss");
+    return (uint32_t)int_result(lp, H_RP_VPROBE, 0, VPROBE_MAX, 0,
+                                "a latency in core cycles 1..1000000, or 0 for a miss");
 }
 static uint32_t rp_vprobe_c(struct mw_policy_inst *pi, int sm, int set, uint64_t line, uint8_t sectors, int warp,
                             uint64_t pc)

@@ -209,7 +209,8 @@ static int int_field(lua_State *L, int idx, const char *k, lua_Integer lo, lua_I
     if (lua_getfield(L, idx, k) != LUA_TNIL) {
         int isnum;
         lua_Integer v = lua_tointegerx(L, -1, &isnum);
-        if (!isnum || v < lo || v > hi) rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: %s", mw_point_name(pt), what);
+        if (!isnum || v < lo || v > hi)
+            rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy: %s", mw_point_name(pt), what);
         else *out = v;
     }
     lua_pop(L, 1);
@@ -249,7 +250,8 @@ static int read_fields(lua_State *L, int idx, struct lpol *lp, const char *label
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
                               "warp_scheduler policy: qualify_deps must list \"head\", \"mshr\" and/or \"issue\"");
     }
-    int rc = int_field(L, idx, "budget", 100, 1000000000, &lp->budget, "budget must be an integer in [100, 1e9]", pt, e);
+    int rc = int_field(L, idx, "budget", 100, 1000000000, &lp->budget, "budget must be an integer in [100, 1e9]", pt,
+                       e);
     lua_Integer mib = 0, meta = 0;
     if (!rc) rc = int_field(L, idx, "memory", 1, 65536, &mib, "memory must be a number of MiB in [1, 65536]", pt, e);
     if (!rc) rc = int_field(L, idx, "line_meta", 0, 8, &meta, "line_meta must be a number of bytes in [0, 8]", pt, e);
@@ -375,8 +377,11 @@ static int build(struct lgroup *g, int idx, struct mw_sim *s, enum mw_point pt, 
     if (lua_istable(L, idx)) lua_pop(L, 1);
     if (is_bundle && pt != MW_PT_BUNDLE)
         rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0,
-                        "%s policy: this table is a bundle (bundle = true): install it as policies.bundle", mw_point_name(pt));
-    else rc = build_one(g, idx, s, pt, pt == MW_PT_BUNDLE ? MW_SLOT_BUNDLE : (int)pt, NULL, keys, values, n, label, &lp, e);
+                        "%s policy: this table is a bundle (bundle = true): install it as policies.bundle",
+                        mw_point_name(pt));
+    else
+        rc = build_one(g, idx, s, pt, pt == MW_PT_BUNDLE ? MW_SLOT_BUNDLE : (int)pt, NULL, keys, values, n, label, &lp,
+                       e);
     if (rc) {
         group_unref(g);
         return rc;

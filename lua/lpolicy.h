@@ -39,8 +39,8 @@ int mw_lua_builtin_bundle(struct mw_sim *s, const struct mw_policy *p, const cha
                           const char *const *values, int n, const bool *configured, struct mw_err *e);
 /* Install every `impl: lua` policy of config c in s (mw_sim_create installed the C default there). */
 int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, struct mw_err *e);
-/* Set the name tables ops, events, points and stalls as fields of the table at idx: each read-only, mapping
- * name -> number and number -> name with the engine's enum numbers (from 0); prefix names them in errors
+/* Set the name tables ops, events, points, stalls and evict_causes as fields of the table at idx: each read-only,
+ * mapping name -> number and number -> name with the engine's enum numbers (from 0); prefix names them in errors
  * ("mw" -> "mw.ops is read-only"). */
 void mw_lua_set_names(lua_State *L, int idx, const char *prefix);
 /* Name of a point's C default (the fallback for hooks a Lua table leaves out). */

@@ -10,7 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* ---- name tables: mw.ops, mw.events, mw.points, mw.stalls --------------------------------------------------
+/* enum mw_evict_cause (engine/policy.h has no name table for it) */
+static const char *const evict_cause_names[] = {"replace", "store", "flush", "policy"};
+_Static_assert(MW_EVICT_POLICY == 3, "evict_cause_names follows enum mw_evict_cause");
+
+/* ---- name tables: mw.ops, mw.events, mw.points, mw.stalls, mw.evict_causes -----------------------------------
  * Each maps name -> number and number -> name, numbers as in the engine's enums (from 0), behind a read-only
  * proxy: assignment is an error, # is the count, pairs gives name, number in number order. */
 static int ro_newindex(lua_State *L)
@@ -118,6 +122,7 @@ void mw_lua_set_names(lua_State *L, int idx, const char *prefix)
     set_name_table(L, idx, prefix, "events", mw_event_names, MW_EV_COUNT);
     set_name_table(L, idx, prefix, "points", mw_point_names, MW_PT_COUNT);
     set_name_table(L, idx, prefix, "stalls", mw_stall_names, MW_STALL_COUNT);
+    set_name_table(L, idx, prefix, "evict_causes", evict_cause_names, 4);
 }
 
 

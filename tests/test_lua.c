@@ -90,7 +90,7 @@ static void test_names(void **state)
     int rc = run_cmd("'" MW_BINARY "' tests/lua/names.lua", out, sizeof out);
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "ok  mw.ops, mw.events, mw.points, mw.stalls"));
+    assert_non_null(strstr(out, "ok  mw.ops, mw.events, mw.points, mw.stalls, mw.evict_causes"));
     assert_non_null(strstr(out, "ok  hook arguments by name"));
     assert_non_null(strstr(out, "ok  names in a hook state"));
 }
@@ -316,6 +316,18 @@ static void test_repl(void **state)
     close(p->fd);
 }
 
+/* l1d_bypass.decide with the instruction's request list: IndSelCaching's verdicts on a column-strided load as worked
+ * out by hand, and the bypass-but-probe verdict. */
+static void test_indsel(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/indsel.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  IndSelCaching from the request list: requests 1..28 of 32 bypass, l1d.bypasses 215040"));
+    assert_non_null(strstr(out, "ok  verdict 2 serves hits"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
+        cmocka_unit_test(test_indsel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
