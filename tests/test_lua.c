@@ -328,6 +328,19 @@ static void test_indsel(void **state)
     assert_non_null(strstr(out, "ok  verdict 2 serves hits"));
 }
 
+/* qualify with declared dependencies is asked again only when one changed; mask, position and ids reach the
+ * hooks; m.recheck. */
+static void test_qualify(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/qualify.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  qualify asked 194143 times with qualify_deps {head}, 594989 without"));
+    assert_non_null(strstr(out, "none with nothing changed"));
+    assert_non_null(strstr(out, "ok  m.recheck: held warps asked again at cycle 3000"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,7 +348,7 @@ int main(void)
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
-        cmocka_unit_test(test_indsel),
+        cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
