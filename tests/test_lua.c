@@ -341,6 +341,18 @@ static void test_qualify(void **state)
     assert_non_null(strstr(out, "ok  m.recheck: held warps asked again at cycle 3000"));
 }
 
+/* Event fields: ids matching loads to their issue, allocating PCs on evictions, ways, sizes, causes, stores,
+ * barriers, a CTA's warps. */
+static void test_events(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/events.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  62219 load_done and 185819 L1D accesses matched to their issue by id"));
+    assert_non_null(strstr(out, "ok  386 evictions name allocating PC 0x230 and last PC 0x250 (384 replaced, 2 by stores)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,7 +360,7 @@ int main(void)
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
-        cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify),
+        cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
