@@ -515,11 +515,13 @@ static int m_tostring(lua_State *L)
 static int m_stats(lua_State *L)
 {
     struct lsim *ls = check_idle(L, 1);
-    bool per = true;
+    bool per = true, descs = false;
     if (lua_istable(L, 2)) {
         lua_getfield(L, 2, "per_instance");
         if (!lua_isnil(L, -1)) per = lua_toboolean(L, -1);
-        lua_pop(L, 1);
+        lua_getfield(L, 2, "descriptions");
+        descs = lua_toboolean(L, -1);
+        lua_pop(L, 2);
     }
     struct mw_stat_list l;
     mw_stat_list_init(&l);
@@ -534,8 +536,17 @@ static int m_stats(lua_State *L)
         else lua_pushnumber(L, v);
         lua_setfield(L, -2, l.v[i].name);
     }
+    if (descs) { /* a second table: name -> "description [unit]" */
+        lua_createtable(L, 0, l.n);
+        for (int i = 0; i < l.n; i++) {
+            const char *d = l.v[i].desc ? l.v[i].desc : "", *u = l.v[i].unit ? l.v[i].unit : "";
+            if (*u) lua_pushfstring(L, "%s [%s]", d, u);
+            else lua_pushstring(L, d);
+            lua_setfield(L, -2, l.v[i].name);
+        }
+    }
     mw_stat_list_fini(&l);
-    return 1;
+    return descs ? 2 : 1;
 }
 
 static int m_cycle(lua_State *L)

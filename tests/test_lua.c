@@ -353,6 +353,17 @@ static void test_events(void **state)
     assert_non_null(strstr(out, "ok  386 evictions name allocating PC 0x230 and last PC 0x250 (384 replaced, 2 by stores)"));
 }
 
+/* start and finish hooks, what a policy exports read back with sim:policy(point), counters in the stats. */
+static void test_lifecycle(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/lifecycle.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  start, 80354 picks, finish at cycle 119379; counter policy.warp_scheduler.picks"));
+    assert_non_null(strstr(out, "ok  a script's export: 194143 issues, 62219 global loads"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
+        cmocka_unit_test(test_lifecycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
