@@ -364,6 +364,18 @@ static void test_lifecycle(void **state)
     assert_non_null(strstr(out, "ok  a script's export: 194143 issues, 62219 global loads"));
 }
 
+/* Actions and facts in m: CTA deactivate/reactivate, injected traffic, invalidation, per-line bytes, lookups. */
+static void test_actions(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/actions.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  CTA 0 of SM 0 stopped at cycle 0, resumed at 2499: no issue between, 1056 after"));
+    assert_non_null(strstr(out, "ok  inject: l1d.injected_reads 0 -> 8, 8 inject_done"));
+    assert_non_null(strstr(out, "ok  facts: 489 fills, 28450 hits read their line's bytes, 9 invalidated"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,7 +384,7 @@ int main(void)
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
-        cmocka_unit_test(test_lifecycle),
+        cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
