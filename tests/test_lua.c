@@ -376,6 +376,16 @@ static void test_actions(void **state)
     assert_non_null(strstr(out, "ok  facts: 489 fills, 28450 hits read their line's bytes, 9 invalidated"));
 }
 
+/* A victim cache built from replacement.evicted and victim_probe serves misses that LRU sends to L2. */
+static void test_victim(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/victim.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  victim cache: 30776 victim hits, L2 accesses 141426 -> 101361"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,7 +394,7 @@ int main(void)
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
-        cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions),
+        cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions), cmocka_unit_test(test_victim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
