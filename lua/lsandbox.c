@@ -158,8 +158,10 @@ static int hs_load(lua_State *L)
 {
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 2);
+    for (int i = 1; i <= 2; i++) {
+        if (i <= n) lua_pushvalue(L, i);
+        else lua_pushnil(L);
+    }
     lua_pushliteral(L, "t");
     if (n >= 4) lua_pushvalue(L, 4); /* env only when given: load tells nil from none */
     lua_call(L, n >= 4 ? 4 : 3, LUA_MULTRET);

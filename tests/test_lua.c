@@ -386,6 +386,37 @@ static void test_victim(void **state)
     assert_non_null(strstr(out, "ok  victim cache: 30776 victim hits, L2 accesses 141426 -> 101361"));
 }
 
+/* Hook states: no dofile or loadfile, load of text only, bytecode scripts refused. */
+static void test_sandbox(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/sandbox.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  hook states: no dofile, no loadfile, load and scripts of text only"));
+}
+
+/* DRAM candidates carry their creation cycle; an oldest-first pick in Lua is FCFS. */
+static void test_dram_created(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/dram_created.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  DRAM candidates' created: "));
+}
+
+/* Lua bundles from a table, a script, a config table and YAML; conflicts with explicitly chosen slots. */
+static void test_bundle(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/bundle.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  a two-point Lua bundle: the scheduler read 245760 bypasses its bypass hook counted"));
+    assert_non_null(strstr(out, "ok  bundle errors and reset"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
         cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions), cmocka_unit_test(test_victim),
+        cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_bundle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
