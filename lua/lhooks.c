@@ -131,30 +131,70 @@ static void ws_issued_chain(struct mw_policy_inst *pi, int sm, int sched, int w,
 }
 
 /* ---- L1D bypass -------------------------------------------------------------------------------------------- */
-/* The instruction's request list as columns reqs.line, reqs.set, reqs.size, reqs.sectors, reqs.lanes [1..n],
- * filled when a new instruction's requests come (its first request, or another LDST slot's list). */
-static void fill_reqs(struct lpol *lp, const struct mw_bypass_ctx *c)
+/* The instruction's request list `reqs`: one reused table whose columns reqs.line, reqs.set, reqs.size,
+ * reqs.sectors, reqs.lanes [1..n] are filled when a hook first reads them for an instruction (its __index) and
+ * dropped when the next instruction's requests come (its first request, or another LDST slot's list): a decide
+ * that never reads the list costs nothing for it. Upvalues of __index: the context's box, the five column
+ * tables. */
+static int reqs_index(lua_State *L)
 {
-    lua_State *T = lp->T;
+    struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    int k = 0;
+    while (key && k < REQ_COLS && strcmp(key, mw_lreq_cols[k])) k++;
+    if (!key || k == REQ_COLS) return 0;
+    struct lpol *lp = b->lp;
+    const struct mw_bypass_ctx *c = lp ? lp->by_ctx : NULL;
+    if (!c) return luaL_error(L, "reqs.%s: the request list can only be read inside decide", key);
+    lua_pushvalue(L, lua_upvalueindex(2 + k));
     for (int i = 0; i < c->n; i++) {
         const struct mw_coal_req *q = &c->reqs[i];
-        lua_pushinteger(T, (lua_Integer)q->line), lua_rawseti(T, S_COL0 + 0, i + 1);
-        lua_pushinteger(T, q->set), lua_rawseti(T, S_COL0 + 1, i + 1);
-        lua_pushinteger(T, q->size), lua_rawseti(T, S_COL0 + 2, i + 1);
-        lua_pushinteger(T, q->sectors), lua_rawseti(T, S_COL0 + 3, i + 1);
-        lua_pushinteger(T, q->lanes), lua_rawseti(T, S_COL0 + 4, i + 1);
+        lua_Integer v = k == 0 ? (lua_Integer)q->line : k == 1 ? q->set : k == 2 ? q->size : k == 3 ? q->sectors
+                                                                                                 : q->lanes;
+        lua_pushinteger(L, v);
+        lua_rawseti(L, -2, i + 1);
     }
-    for (int i = c->n; i < lp->reqs_n; i++)
-        for (int k = 0; k < REQ_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
-    lp->reqs_of = c->reqs;
-    lp->reqs_n = c->n;
+    for (int i = c->n; i < lp->col_n[k]; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lp->col_n[k] = c->n;
+    lp->reqs_cols |= 1u << k;
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1); /* read directly until the instruction changes */
+    return 1;
 }
+
+void mw_lnew_reqs(lua_State *T)
+{
+    lua_createtable(T, 0, REQ_COLS); /* S_COLS */
+    lua_createtable(T, 0, 1);
+    lua_getfield(T, S_CTX, "now"); /* every function of m has the context's box as its upvalue */
+    lua_getupvalue(T, -1, 1);
+    lua_remove(T, -2);
+    for (int k = 0; k < REQ_COLS; k++) lua_createtable(T, 64, 0);
+    lua_pushcclosure(T, reqs_index, 1 + REQ_COLS);
+    lua_setfield(T, -2, "__index");
+    lua_setmetatable(T, -2);
+}
+
 static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
 {
     struct lpol *lp = LP(pi);
     if (lp->failed) return MW_CACHE;
     const struct mw_coal_req *q = &c->reqs[c->index];
-    if (c->index == 0 || c->reqs != lp->reqs_of || c->n != lp->reqs_n) fill_reqs(lp, c);
+    if (c->index == 0 || c->reqs != lp->reqs_of || c->n != lp->reqs_n) { /* another instruction */
+        lp->reqs_of = c->reqs;
+        lp->reqs_n = c->n;
+        for (int k = 0; lp->reqs_cols; k++)
+            if (lp->reqs_cols >> k & 1u) {
+                lua_pushstring(lp->T, mw_lreq_cols[k]);
+                lua_pushnil(lp->T);
+                lua_rawset(lp->T, S_COLS);
+                lp->reqs_cols &= ~(1u << k);
+            }
+    }
     lua_State *T = lbegin(lp, H_BY_DECIDE);
     lua_pushinteger(T, c->sm);
     lua_pushinteger(T, c->warp);
@@ -166,7 +206,10 @@ static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
     lua_pushinteger(T, c->n);
     lua_pushinteger(T, c->retry);
     lua_pushvalue(T, S_COLS);
-    if (!lcall(lp, H_BY_DECIDE, 10, 1)) return MW_CACHE;
+    lp->by_ctx = c;
+    bool ok = lcall(lp, H_BY_DECIDE, 10, 1);
+    lp->by_ctx = NULL;
+    if (!ok) return MW_CACHE;
     int v = MW_CACHE;
     if (lua_type(T, -1) == LUA_TBOOLEAN) v = lua_toboolean(T, -1) ? MW_BYPASS : MW_CACHE;
     else if (lua_type(T, -1) == LUA_TNUMBER && lua_isinteger(T, -1) && lua_tointeger(T, -1) >= MW_CACHE &&

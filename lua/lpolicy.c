@@ -343,7 +343,7 @@ static int build_one(struct lgroup *g, int idx, struct mw_sim *s, enum mw_point 
     lua_createtable(T, 64, 0); /* S_LIST */
     if (pt == MW_PT_DRAM_SCHED) mw_lnew_cols(T, mw_ldram_cols, DRAM_COLS);
     else if (pt == MW_PT_REPLACEMENT) mw_lnew_cols(T, mw_lway_cols, WAY_COLS);
-    else if (pt == MW_PT_L1D_BYPASS) mw_lnew_cols(T, mw_lreq_cols, REQ_COLS);
+    else if (pt == MW_PT_L1D_BYPASS) mw_lnew_reqs(T);
     for (int h = 0; h < H_N; h++) { /* the hook functions on fixed slots: lua_pushvalue beats a registry lookup */
         if (lp->fn[h] == LUA_NOREF) continue;
         lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);

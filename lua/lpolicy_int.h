@@ -92,9 +92,12 @@ struct lpol {
     const struct mw_policy *dpol;
     int prev_n, top; /* top: the fixed stack height of T */
     bool failed;
-    /* l1d_bypass: the request list of the instruction the column tables hold */
+    /* l1d_bypass: the instruction whose request list `reqs` shows, the columns filled for it (bits), each column's
+     * filled length, and the request context while decide runs */
     const struct mw_coal_req *reqs_of;
-    int reqs_n;
+    int reqs_n, col_n[REQ_COLS];
+    unsigned reqs_cols;
+    const struct mw_bypass_ctx *by_ctx;
     /* line_meta: the table's bytes of each L1D line, after the C default's meta_c */
     size_t meta_c, meta_n;
     /* descriptions of the counters made with m.counter: the engine keeps the pointers for the run */
@@ -190,6 +193,8 @@ static inline void lreset_stack(struct lpol *lp) { lua_settop(lp->T, lp->top); }
  * (observers chained while the default still decides). */
 void mw_lset_slots(struct lpol *lp);
 void mw_lnew_cols(lua_State *T, const char *const *names, int n);
+/* decide's `reqs` table at S_COLS (after the context at S_CTX) */
+void mw_lnew_reqs(lua_State *T);
 
 /* ---- the context `m` (lctx.c) ---- */
 /* The hook table's `params` (at idx of L), if any, must map names to numbers, booleans or strings. */
