@@ -10,17 +10,23 @@
 #define MAX_WARPS 256 /* the config's limit of sm.max_warps */
 
 /* ---- the context `m`: engine facts for hooks ----------------------------------------------------------------- */
-static struct mw_sim *ctx_sim(lua_State *L)
+/* The context's box, once the machine is built (checked on the first call: it stays built until the box goes
+ * stale, and then `started` goes with `sim`). */
+static inline struct mbox *ctx_box(lua_State *L)
 {
     struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
-    if (!b->sim) luaL_error(L, "stale policy context: its simulation was reset or closed");
-    if (!mw_inspect_started(b->sim)) luaL_error(L, "the simulation has not started: no machine to ask yet");
-    return b->sim;
+    if (__builtin_expect(!b->started, 0)) {
+        if (!b->sim) luaL_error(L, "stale policy context: its simulation was reset or closed");
+        if (!mw_inspect_started(b->sim)) luaL_error(L, "the simulation has not started: no machine to ask yet");
+        b->started = true;
+    }
+    return b;
 }
-static int arg_sm(lua_State *L, struct mw_sim *s, int i)
+static struct mw_sim *ctx_sim(lua_State *L) { return ctx_box(L)->sim; }
+static int arg_sm(lua_State *L, const struct mbox *b, int i)
 {
     lua_Integer sm = luaL_checkinteger(L, i);
-    luaL_argcheck(L, sm >= 0 && sm < mw_n_sms(s), i, "SM id out of range");
+    luaL_argcheck(L, sm >= 0 && sm < b->n_sms, i, "SM id out of range");
     return (int)sm;
 }
 static int arg_warp(lua_State *L, struct mw_sim *s, int i)
@@ -36,43 +42,49 @@ static int c_now(lua_State *L)
 }
 static int c_warp_age(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushinteger(L, (lua_Integer)mw_warp_age(s, sm, w));
     return 1;
 }
 static int c_warp_active(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushboolean(L, mw_warp_active(s, sm, w));
     return 1;
 }
 static int c_warp_at_barrier(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushboolean(L, mw_warp_at_barrier(s, sm, w));
     return 1;
 }
 static int c_warp_cta(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushinteger(L, mw_warp_cta(s, sm, w));
     return 1;
 }
 static int c_warp_insts(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushinteger(L, (lua_Integer)mw_warp_insts(s, sm, w));
     return 1;
 }
 static int c_warp_pc(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     const struct mw_inst *in = mw_warp_next_inst(s, sm, w);
     if (in) lua_pushinteger(L, (lua_Integer)in->pc), lua_pushinteger(L, in->op);
     else lua_pushnil(L), lua_pushnil(L);
@@ -80,48 +92,54 @@ static int c_warp_pc(lua_State *L)
 }
 static int c_resident_ctas(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    lua_pushinteger(L, mw_sm_resident_ctas(s, arg_sm(L, s, 1)));
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    lua_pushinteger(L, mw_sm_resident_ctas(s, arg_sm(L, b, 1)));
     return 1;
 }
 static int c_sm_warp_insts(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    lua_pushinteger(L, (lua_Integer)mw_sm_warp_insts(s, arg_sm(L, s, 1)));
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    lua_pushinteger(L, (lua_Integer)mw_sm_warp_insts(s, arg_sm(L, b, 1)));
     return 1;
 }
 static int c_mshr_free(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    lua_pushinteger(L, mw_l1d_mshr_free(s, arg_sm(L, s, 1)));
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    lua_pushinteger(L, mw_l1d_mshr_free(s, arg_sm(L, b, 1)));
     return 1;
 }
 static int c_set_of(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
     lua_pushinteger(L, mw_l1d_set_of(s, (uint64_t)luaL_checkinteger(L, 1)));
     return 1;
 }
 static int c_probe(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_Integer sec = luaL_optinteger(L, 3, 0xF);
     lua_pushboolean(L, mw_l1d_probe(s, sm, (uint64_t)luaL_checkinteger(L, 2), (uint8_t)sec));
     return 1;
 }
 static int c_flush(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    mw_l1d_flush(s, arg_sm(L, s, 1));
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    mw_l1d_flush(s, arg_sm(L, b, 1));
     return 0;
 }
 static int c_set_window(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
     lua_Integer c = luaL_checkinteger(L, 1);
     luaL_argcheck(L, c >= 0, 1, "window must be >= 0 cycles");
-    struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
     mw_window_set(mw_sim_policy(s, (enum mw_point)b->slot), (uint64_t)c);
     return 0;
 }
@@ -166,8 +184,9 @@ static uint8_t arg_sectors(lua_State *L, int i)
 static int c_l1d_lookup(lua_State *L)
 {
     static const char *const names[] = {"miss", "hit", "pending", "partial"};
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     uint64_t line = (uint64_t)luaL_checkinteger(L, 2);
     uint8_t sec = lua_isnoneornil(L, 3) ? 0xF : arg_sectors(L, 3);
     int r = mw_l1d_lookup(s, sm, line, sec);
@@ -176,8 +195,9 @@ static int c_l1d_lookup(lua_State *L)
 }
 static int c_l1d_find(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     int w = mw_l1d_find(s, sm, (uint64_t)luaL_checkinteger(L, 2));
     if (w < 0) lua_pushnil(L);
     else lua_pushinteger(L, w + 1);
@@ -185,22 +205,25 @@ static int c_l1d_find(lua_State *L)
 }
 static int c_l1d_can_allocate(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_pushboolean(L, mw_l1d_can_allocate(s, sm, arg_set(L, s, 2)));
     return 1;
 }
 static int c_missq_used(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    lua_pushinteger(L, mw_l1d_missq_used(s, arg_sm(L, s, 1)));
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    lua_pushinteger(L, mw_l1d_missq_used(s, arg_sm(L, b, 1)));
     return 1;
 }
 /* m.l1d_line(sm, set, way) -> a table of the line's state (a new table: for occasional use) */
 static int c_l1d_line(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), set = arg_set(L, s, 2), way = arg_way(L, s, 3);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), set = arg_set(L, s, 2), way = arg_way(L, s, 3);
     struct mw_line_view v;
     mw_l1d_line(s, sm, set, way, &v);
     lua_createtable(L, 0, 11);
@@ -219,41 +242,47 @@ static int c_l1d_line(lua_State *L)
 }
 static int c_l2_queue_len(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
     lua_pushinteger(L, mw_l2_queue_len(s, arg_range(L, 1, 0, mw_sim_n_slices(s) - 1, "L2 slice")));
     return 1;
 }
 static int c_dram_queue_len(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
     int nch = (int)mw_sim_config(s)->l2.n_partitions;
     lua_pushinteger(L, mw_dram_queue_len_of(s, arg_range(L, 1, 0, nch - 1, "channel")));
     return 1;
 }
 static int c_free_regs(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    lua_pushinteger(L, (lua_Integer)mw_sm_free_regs(s, arg_sm(L, s, 1)));
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    lua_pushinteger(L, (lua_Integer)mw_sm_free_regs(s, arg_sm(L, b, 1)));
     return 1;
 }
 static int c_cta_resident(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_pushboolean(L, mw_cta_resident(s, sm, arg_cta(L, s, 2)));
     return 1;
 }
 static int c_cta_regs(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_pushinteger(L, mw_cta_regs_of(s, sm, arg_cta(L, s, 2)));
     return 1;
 }
 static int c_cta_active(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_pushboolean(L, mw_cta_active(s, sm, arg_cta(L, s, 2)));
     return 1;
 }
@@ -268,8 +297,9 @@ static void push_warps(lua_State *L, const uint16_t *w, int n)
 /* m.cta_warps(sm, cta) -> list of the CTA's warp ids (empty when it is not resident) */
 static int c_cta_warps(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), cta = arg_cta(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), cta = arg_cta(L, s, 2);
     uint16_t w[MAX_WARPS];
     int n = mw_cta_warps(s, sm, cta, w, MAX_WARPS);
     push_warps(L, w, n < MAX_WARPS ? n : MAX_WARPS);
@@ -277,16 +307,18 @@ static int c_cta_warps(lua_State *L)
 }
 static int c_warp_scheduler(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushinteger(L, mw_warp_scheduler(s, sm, w));
     return 1;
 }
 /* m.sched_warps(sm, sched) -> list of the scheduler's live warps */
 static int c_sched_warps(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), k = arg_range(L, 2, 0, mw_n_schedulers(s) - 1, "scheduler");
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), k = arg_range(L, 2, 0, mw_n_schedulers(s) - 1, "scheduler");
     uint16_t w[MAX_WARPS];
     int n = mw_sched_warps(s, sm, k, w, MAX_WARPS);
     push_warps(L, w, n < MAX_WARPS ? n : MAX_WARPS);
@@ -294,35 +326,43 @@ static int c_sched_warps(lua_State *L)
 }
 static int c_warp_mask(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), w = arg_warp(L, s, 2);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), w = arg_warp(L, s, 2);
     lua_pushinteger(L, mw_warp_mask(s, sm, w));
     return 1;
 }
 static int c_popcount(lua_State *L)
 {
-    lua_pushinteger(L, __builtin_popcountll((unsigned long long)luaL_checkinteger(L, 1)));
+    uint64_t x = (uint64_t)luaL_checkinteger(L, 1); /* SWAR: no popcnt instruction is assumed */
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    lua_pushinteger(L, (lua_Integer)((x * 0x0101010101010101ull) >> 56));
     return 1;
 }
 static int c_cta_deactivate(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_pushboolean(L, mw_cta_deactivate(s, sm, arg_cta(L, s, 2)) == 0);
     return 1;
 }
 static int c_cta_reactivate(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_pushboolean(L, mw_cta_reactivate(s, sm, arg_cta(L, s, 2)) == 0);
     return 1;
 }
 /* m.inject(sm, addr, bytes [, write = false [, tag = 0]]) -> requests made (whole lines) */
 static int c_inject(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     uint64_t addr = (uint64_t)luaL_checkinteger(L, 2);
     int bytes = arg_range(L, 3, 1, 1 << 20, "bytes");
     bool write = lua_toboolean(L, 4);
@@ -333,16 +373,18 @@ static int c_inject(lua_State *L)
 }
 static int c_l1d_invalidate(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1), set = arg_set(L, s, 2), way = arg_way(L, s, 3);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1), set = arg_set(L, s, 2), way = arg_way(L, s, 3);
     lua_pushboolean(L, mw_l1d_invalidate(s, sm, set, way));
     return 1;
 }
 /* m.recheck(sm [, at = now]): ask qualify again for the SM's warps at core cycle `at` */
 static int c_recheck(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
-    int sm = arg_sm(L, s, 1);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
+    int sm = arg_sm(L, b, 1);
     lua_Integer at = luaL_optinteger(L, 2, (lua_Integer)mw_now(s));
     luaL_argcheck(L, at >= 0, 2, "cycle must be >= 0");
     mw_sched_recheck(s, sm, (uint64_t)at);
@@ -405,9 +447,10 @@ static int c_count(lua_State *L)
 /* m.l1d_meta(sm, set, way [, value]) -> the line's value (before setting it) */
 static int c_l1d_meta(lua_State *L)
 {
-    struct mw_sim *s = ctx_sim(L);
+    struct mbox *b = ctx_box(L);
+    struct mw_sim *s = b->sim;
     struct lpol *lp = ctx_lp(L);
-    int sm = arg_sm(L, s, 1), set = arg_set(L, s, 2), way = arg_way(L, s, 3);
+    int sm = arg_sm(L, b, 1), set = arg_set(L, s, 2), way = arg_way(L, s, 3);
     if (!lp->meta_n) luaL_error(L, "m.l1d_meta: the policy keeps no per-line bytes (set line_meta = N in its table)");
     uint8_t *p = mw_l1d_meta(s, mw_sim_policy(s, (enum mw_point)lp->slot), sm, set, way);
     if (!p) luaL_error(L, "m.l1d_meta: no per-line bytes here");
@@ -483,6 +526,8 @@ void mw_lpush_ctx(lua_State *L, struct lpol *lp, struct lpol *bundle, const char
     lp->box = lua_newuserdatauv(L, sizeof *lp->box, 0);
     lp->box->sim = lp->sim;
     lp->box->lp = lp;
+    lp->box->started = false;
+    lp->box->n_sms = (int)c->gpu.n_sms;
     lp->box->slot = lp->slot;
     lp->box->rng = ((uint64_t)c->sim.seed + 1) * 0x9E3779B97F4A7C15ull + (uint64_t)lp->pt;
     if (!lp->box->rng) lp->box->rng = 1;

@@ -28,15 +28,23 @@ static void bad_result(struct lpol *lp, int h, const char *expected)
          mw_lhooks[h].name, got, expected);
 }
 
-/* The call's integer result in [lo, hi], or `dflt` after failing the simulation. */
+/* The call's integer result in [lo, hi], or `dflt` after failing the simulation; `expected` (a format with the
+ * integers a and b) is only formatted for the message of a bad result. */
 static lua_Integer int_result(struct lpol *lp, int h, lua_Integer lo, lua_Integer hi, lua_Integer dflt,
-                              const char *expected)
+                              const char *expected, int a, int b) __attribute__((format(printf, 6, 0)));
+static lua_Integer int_result(struct lpol *lp, int h, lua_Integer lo, lua_Integer hi, lua_Integer dflt,
+                              const char *expected, int a, int b)
 {
     lua_State *T = lp->T;
     int isnum = 0;
     lua_Integer v = lua_type(T, -1) == LUA_TNUMBER ? lua_tointegerx(T, -1, &isnum) : 0;
-    if (!isnum || v < lo || v > hi) {
-        bad_result(lp, h, expected);
+    if (__builtin_expect(!isnum || v < lo || v > hi, 0)) {
+        char exp[128];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(exp, sizeof exp, expected, a, b);
+#pragma GCC diagnostic pop
+        bad_result(lp, h, exp);
         v = dflt;
     }
     lreset_stack(lp);
@@ -70,9 +78,7 @@ static int ws_pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t 
     lua_pushvalue(T, S_LIST);
     lua_pushinteger(T, n);
     if (!lcall(lp, H_WS_PICK, 4, 1)) return 0;
-    char exp[64];
-    snprintf(exp, sizeof exp, "an index 1..%d into the ready warps", n);
-    return (int)int_result(lp, H_WS_PICK, 1, n, 1, exp) - 1;
+    return (int)int_result(lp, H_WS_PICK, 1, n, 1, "an index 1..%d into the ready warps", n, 0) - 1;
 }
 static bool ws_qualify(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
 {
@@ -84,9 +90,11 @@ static bool ws_qualify(struct mw_policy_inst *pi, int sm, int sched, int w, cons
     lua_pushinteger(T, w);
     lua_pushinteger(T, (lua_Integer)in->pc);
     lua_pushinteger(T, in->op);
-    lua_pushinteger(T, in->mask);
-    lua_pushinteger(T, (lua_Integer)mw_warp_insts(lp->sim, sm, w)); /* ids come at issue: the head's position */
-    if (!lcall(lp, H_WS_QUALIFY, 7, 1)) return true;
+    int n = 5;
+    if (lp->nargs[H_WS_QUALIFY] > 5) lua_pushinteger(T, in->mask), n++;
+    if (lp->nargs[H_WS_QUALIFY] > 6) /* ids come at issue: the head's position in the warp's stream */
+        lua_pushinteger(T, (lua_Integer)mw_warp_insts(lp->sim, sm, w)), n++;
+    if (!lcall(lp, H_WS_QUALIFY, n, 1)) return true;
     bool ok = true;
     if (lua_type(T, -1) != LUA_TBOOLEAN) bad_result(lp, H_WS_QUALIFY, "true or false");
     else ok = lua_toboolean(T, -1);
@@ -130,70 +138,118 @@ static void ws_issued_chain(struct mw_policy_inst *pi, int sm, int sched, int w,
     ws_issued(pi, sm, sched, w, in);
 }
 
-/* ---- L1D bypass -------------------------------------------------------------------------------------------- */
-/* The instruction's request list `reqs`: one reused table whose columns reqs.line, reqs.set, reqs.size,
- * reqs.sectors, reqs.lanes [1..n] are filled when a hook first reads them for an instruction (its __index) and
- * dropped when the next instruction's requests come (its first request, or another LDST slot's list): a decide
- * that never reads the list costs nothing for it. Upvalues of __index: the context's box, the five column
+/* ---- column tables: the request list of decide, the candidates of dram pick, the ways of victim ----------------
+ * One reused table per hook (at S_COLS) whose columns (c.arrival, w.last_access, reqs.set, ...) are filled only
+ * when the hook first reads them for its current data (the table's __index), and dropped when the data changes:
+ * a hook that reads two columns of eight pays for two. Upvalues of __index: the context's box, the column
  * tables. */
-static int reqs_index(lua_State *L)
+static lua_Integer col_value(const struct lpol *lp, int k, int i)
+{
+    switch (lp->pt) {
+    case MW_PT_L1D_BYPASS: {
+        const struct mw_coal_req *q = &lp->by_ctx->reqs[i];
+        return k == 0 ? (lua_Integer)q->line : k == 1 ? q->set : k == 2 ? q->size : k == 3 ? q->sectors : q->lanes;
+    }
+    case MW_PT_DRAM_SCHED: {
+        const struct mw_dram_cand *x = &lp->cands[i];
+        switch (k) {
+        case 0: return (lua_Integer)x->arrival;
+        case 1: return x->id;
+        case 2: return x->row;
+        case 3: return x->bank;
+        case 4: return x->is_write;
+        case 5: return x->row_hit;
+        case 6: return x->merge;
+        case 7: return (lua_Integer)x->age;
+        case 8: return x->sm;
+        default: return (lua_Integer)x->created;
+        }
+    }
+    default: {
+        const struct mw_line_view *v = &lp->ways[i];
+        switch (k) {
+        case 0: return (lua_Integer)v->line;
+        case 1: return (lua_Integer)v->last_access;
+        case 2: return (lua_Integer)v->fill_time;
+        case 3: return v->hits;
+        case 4: return v->valid;
+        case 5: return (lua_Integer)v->pc;
+        case 6: return v->warp;
+        default: return lp->evictable[i];
+        }
+    }
+    }
+}
+
+static int cols_index(lua_State *L)
 {
     struct mbox *b = lua_touserdata(L, lua_upvalueindex(1));
-    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-    int k = 0;
-    while (key && k < REQ_COLS && strcmp(key, mw_lreq_cols[k])) k++;
-    if (!key || k == REQ_COLS) return 0;
     struct lpol *lp = b->lp;
-    const struct mw_bypass_ctx *c = lp ? lp->by_ctx : NULL;
-    if (!c) return luaL_error(L, "reqs.%s: the request list can only be read inside decide", key);
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (!lp || !key) return 0;
+    int k = 0;
+    while (k < lp->ncols && strcmp(key, lp->col_names[k])) k++;
+    if (k == lp->ncols) return 0;
+    if (!lp->cols_live) return luaL_error(L, "%s: a hook's column table can only be read inside the hook", key);
     lua_pushvalue(L, lua_upvalueindex(2 + k));
-    for (int i = 0; i < c->n; i++) {
-        const struct mw_coal_req *q = &c->reqs[i];
-        lua_Integer v = k == 0 ? (lua_Integer)q->line : k == 1 ? q->set : k == 2 ? q->size : k == 3 ? q->sectors
-                                                                                                 : q->lanes;
-        lua_pushinteger(L, v);
+    bool boolean = lp->col_bool >> k & 1u;
+    for (int i = 0; i < lp->cols_len; i++) {
+        lua_Integer v = col_value(lp, k, i);
+        if (boolean) lua_pushboolean(L, (int)v);
+        else lua_pushinteger(L, v);
         lua_rawseti(L, -2, i + 1);
     }
-    for (int i = c->n; i < lp->col_n[k]; i++) {
+    for (int i = lp->cols_len; i < lp->col_n[k]; i++) {
         lua_pushnil(L);
         lua_rawseti(L, -2, i + 1);
     }
-    lp->col_n[k] = c->n;
-    lp->reqs_cols |= 1u << k;
+    lp->col_n[k] = lp->cols_len;
+    lp->cols_filled |= 1u << k;
     lua_pushvalue(L, 2);
     lua_pushvalue(L, -2);
-    lua_rawset(L, 1); /* read directly until the instruction changes */
+    lua_rawset(L, 1); /* read directly until the data changes */
     return 1;
 }
 
-void mw_lnew_reqs(lua_State *T)
+void mw_lnew_cols(lua_State *T, struct lpol *lp, const char *const *names, int n, unsigned booleans)
 {
-    lua_createtable(T, 0, REQ_COLS); /* S_COLS */
+    lp->col_names = names;
+    lp->ncols = n;
+    lp->col_bool = booleans;
+    lua_createtable(T, 0, n); /* S_COLS */
     lua_createtable(T, 0, 1);
     lua_getfield(T, S_CTX, "now"); /* every function of m has the context's box as its upvalue */
     lua_getupvalue(T, -1, 1);
     lua_remove(T, -2);
-    for (int k = 0; k < REQ_COLS; k++) lua_createtable(T, 64, 0);
-    lua_pushcclosure(T, reqs_index, 1 + REQ_COLS);
+    for (int k = 0; k < n; k++) lua_createtable(T, 64, 0);
+    lua_pushcclosure(T, cols_index, 1 + n);
     lua_setfield(T, -2, "__index");
     lua_setmetatable(T, -2);
 }
 
+/* New data for the column table: the columns filled for the old data go. */
+static void cols_reset(struct lpol *lp, int len)
+{
+    for (int k = 0; lp->cols_filled; k++)
+        if (lp->cols_filled >> k & 1u) {
+            lua_pushstring(lp->T, lp->col_names[k]);
+            lua_pushnil(lp->T);
+            lua_rawset(lp->T, S_COLS);
+            lp->cols_filled &= ~(1u << k);
+        }
+    lp->cols_len = len;
+}
+
+/* ---- L1D bypass -------------------------------------------------------------------------------------------- */
+/* `reqs` changes with the instruction: its first request, or another LDST slot's list. */
 static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
 {
     struct lpol *lp = LP(pi);
     if (lp->failed) return MW_CACHE;
     const struct mw_coal_req *q = &c->reqs[c->index];
-    if (c->index == 0 || c->reqs != lp->reqs_of || c->n != lp->reqs_n) { /* another instruction */
+    if (c->index == 0 || c->reqs != lp->reqs_of || c->n != lp->cols_len) { /* another instruction */
         lp->reqs_of = c->reqs;
-        lp->reqs_n = c->n;
-        for (int k = 0; lp->reqs_cols; k++)
-            if (lp->reqs_cols >> k & 1u) {
-                lua_pushstring(lp->T, mw_lreq_cols[k]);
-                lua_pushnil(lp->T);
-                lua_rawset(lp->T, S_COLS);
-                lp->reqs_cols &= ~(1u << k);
-            }
+        cols_reset(lp, c->n);
     }
     lua_State *T = lbegin(lp, H_BY_DECIDE);
     lua_pushinteger(T, c->sm);
@@ -207,8 +263,9 @@ static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
     lua_pushinteger(T, c->retry);
     lua_pushvalue(T, S_COLS);
     lp->by_ctx = c;
+    lp->cols_live = true;
     bool ok = lcall(lp, H_BY_DECIDE, 10, 1);
-    lp->by_ctx = NULL;
+    lp->cols_live = false;
     if (!ok) return MW_CACHE;
     int v = MW_CACHE;
     if (lua_type(T, -1) == LUA_TBOOLEAN) v = lua_toboolean(T, -1) ? MW_BYPASS : MW_CACHE;
@@ -243,11 +300,11 @@ static uint8_t gr_fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
     lua_pushinteger(T, c->size);
     lua_pushinteger(T, full);
     if (!lcall(lp, H_GR_FETCH, 9, 1)) return full;
-    char exp[96];
-    snprintf(exp, sizeof exp, "a sector mask within 0x%x covering the needed sectors 0x%x", full, c->need);
     int isnum = 0;
     lua_Integer v = lua_type(T, -1) == LUA_TNUMBER ? lua_tointegerx(T, -1, &isnum) : 0;
     if (!isnum || v < 1 || v > full || (v & c->need) != c->need) {
+        char exp[96];
+        snprintf(exp, sizeof exp, "a sector mask within 0x%x covering the needed sectors 0x%x", full, c->need);
         bad_result(lp, H_GR_FETCH, exp);
         v = full;
     }
@@ -267,22 +324,8 @@ static int dr_pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c,
     struct lpol *lp = LP(pi);
     if (lp->failed) return 0;
     lua_State *T = lp->T;
-    for (int i = 0; i < n; i++) {
-        const struct mw_dram_cand *x = &cands[i];
-        lua_pushinteger(T, (lua_Integer)x->arrival), lua_rawseti(T, S_COL0 + 0, i + 1);
-        lua_pushinteger(T, x->id), lua_rawseti(T, S_COL0 + 1, i + 1);
-        lua_pushinteger(T, x->row), lua_rawseti(T, S_COL0 + 2, i + 1);
-        lua_pushinteger(T, x->bank), lua_rawseti(T, S_COL0 + 3, i + 1);
-        lua_pushboolean(T, x->is_write), lua_rawseti(T, S_COL0 + 4, i + 1);
-        lua_pushboolean(T, x->row_hit), lua_rawseti(T, S_COL0 + 5, i + 1);
-        lua_pushinteger(T, x->merge), lua_rawseti(T, S_COL0 + 6, i + 1);
-        lua_pushinteger(T, (lua_Integer)x->age), lua_rawseti(T, S_COL0 + 7, i + 1);
-        lua_pushinteger(T, x->sm), lua_rawseti(T, S_COL0 + 8, i + 1);
-        lua_pushinteger(T, (lua_Integer)x->created), lua_rawseti(T, S_COL0 + 9, i + 1);
-    }
-    for (int i = n; i < lp->prev_n; i++)
-        for (int k = 0; k < DRAM_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
-    lp->prev_n = n;
+    cols_reset(lp, n);
+    lp->cands = cands;
     lbegin(lp, H_DR_PICK);
     lua_pushinteger(T, c->channel);
     lua_pushinteger(T, c->bank);
@@ -291,10 +334,11 @@ static int dr_pick(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c,
     lua_pushinteger(T, (lua_Integer)c->now);
     lua_pushvalue(T, S_COLS);
     lua_pushinteger(T, n);
-    if (!lcall(lp, H_DR_PICK, 7, 1)) return 0;
-    char exp[64];
-    snprintf(exp, sizeof exp, "an index 1..%d into the candidates", n);
-    return (int)int_result(lp, H_DR_PICK, 1, n, 1, exp) - 1;
+    lp->cols_live = true;
+    bool ok = lcall(lp, H_DR_PICK, 7, 1);
+    lp->cols_live = false;
+    if (!ok) return 0;
+    return (int)int_result(lp, H_DR_PICK, 1, n, 1, "an index 1..%d into the candidates", n, 0) - 1;
 }
 static int dr_pick_c(struct mw_policy_inst *pi, const struct mw_dram_sched_ctx *c, const struct mw_dram_cand *cands,
                      int n)
@@ -312,7 +356,7 @@ static int ct_limit(struct mw_policy_inst *pi, int sm, int resident)
     lua_pushinteger(T, sm);
     lua_pushinteger(T, resident);
     if (!lcall(lp, H_CT_LIMIT, 2, 1)) return 1 << 20;
-    return (int)int_result(lp, H_CT_LIMIT, 0, 1 << 20, 1 << 20, "a CTA count >= 0");
+    return (int)int_result(lp, H_CT_LIMIT, 0, 1 << 20, 1 << 20, "a CTA count >= 0", 0, 0);
 }
 static int ct_limit_c(struct mw_policy_inst *pi, int sm, int resident)
 {
@@ -325,7 +369,7 @@ static int ld_slots(struct mw_policy_inst *pi)
     if (lp->failed) return 1;
     lbegin(lp, H_LD_SLOTS);
     if (!lcall(lp, H_LD_SLOTS, 0, 1)) return 1;
-    return (int)int_result(lp, H_LD_SLOTS, 1, 256, 1, "a slot count 1..256");
+    return (int)int_result(lp, H_LD_SLOTS, 1, 256, 1, "a slot count 1..256", 0, 0);
 }
 static int ld_slots_c(struct mw_policy_inst *pi)
 {
@@ -342,9 +386,7 @@ static int ld_pick(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int
     lua_pushvalue(T, S_LIST);
     lua_pushinteger(T, n);
     if (!lcall(lp, H_LD_PICK, 3, 1)) return 0;
-    char exp[64];
-    snprintf(exp, sizeof exp, "an index 1..%d into the waiting instructions", n);
-    return (int)int_result(lp, H_LD_PICK, 1, n, 1, exp) - 1;
+    return (int)int_result(lp, H_LD_PICK, 1, n, 1, "an index 1..%d into the waiting instructions", n, 0) - 1;
 }
 static int ld_pick_c(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n)
 {
@@ -359,33 +401,23 @@ static int rp_victim(struct mw_policy_inst *pi, int sm, int set, const struct mw
     struct lpol *lp = LP(pi);
     if (lp->failed) return -1;
     lua_State *T = lp->T;
-    for (int i = 0; i < assoc; i++) {
-        const struct mw_line_view *v = &ways[i];
-        lua_pushinteger(T, (lua_Integer)v->line), lua_rawseti(T, S_COL0 + 0, i + 1);
-        lua_pushinteger(T, (lua_Integer)v->last_access), lua_rawseti(T, S_COL0 + 1, i + 1);
-        lua_pushinteger(T, (lua_Integer)v->fill_time), lua_rawseti(T, S_COL0 + 2, i + 1);
-        lua_pushinteger(T, v->hits), lua_rawseti(T, S_COL0 + 3, i + 1);
-        lua_pushinteger(T, v->valid), lua_rawseti(T, S_COL0 + 4, i + 1);
-        lua_pushinteger(T, (lua_Integer)v->pc), lua_rawseti(T, S_COL0 + 5, i + 1);
-        lua_pushinteger(T, v->warp), lua_rawseti(T, S_COL0 + 6, i + 1);
-        lua_pushboolean(T, evictable[i]), lua_rawseti(T, S_COL0 + 7, i + 1);
-    }
-    for (int i = assoc; i < lp->prev_n; i++)
-        for (int k = 0; k < WAY_COLS; k++) lua_pushnil(T), lua_rawseti(T, S_COL0 + k, i + 1);
-    lp->prev_n = assoc;
+    cols_reset(lp, assoc);
+    lp->ways = ways;
+    lp->evictable = evictable;
     lbegin(lp, H_RP_VICTIM);
     lua_pushinteger(T, sm);
     lua_pushinteger(T, set);
     lua_pushvalue(T, S_COLS);
     lua_pushinteger(T, assoc);
-    if (!lcall(lp, H_RP_VICTIM, 4, 1)) return -1;
+    lp->cols_live = true;
+    bool ok = lcall(lp, H_RP_VICTIM, 4, 1);
+    lp->cols_live = false;
+    if (!ok) return -1;
     if (lua_type(T, -1) == LUA_TBOOLEAN && !lua_toboolean(T, -1)) {
         lreset_stack(lp);
         return -1;
     }
-    char exp[80];
-    snprintf(exp, sizeof exp, "an evictable way 1..%d, or false for none", assoc);
-    int w = (int)int_result(lp, H_RP_VICTIM, 1, assoc, 0, exp) - 1;
+    int w = (int)int_result(lp, H_RP_VICTIM, 1, assoc, 0, "an evictable way 1..%d, or false for none", assoc, 0) - 1;
     if (w >= 0 && !evictable[w]) {
         lua_pushinteger(T, w + 1);
         bad_result(lp, H_RP_VICTIM, "a way that is not waiting for a fill (evictable)");
@@ -492,7 +524,7 @@ static uint32_t rp_vprobe(struct mw_policy_inst *pi, int sm, int set, uint64_t l
         return 0;
     }
     return (uint32_t)int_result(lp, H_RP_VPROBE, 0, VPROBE_MAX, 0,
-                                "a latency in core cycles 1..1000000, or 0 for a miss");
+                                "a latency in core cycles 1..1000000, or 0 for a miss", 0, 0);
 }
 static uint32_t rp_vprobe_c(struct mw_policy_inst *pi, int sm, int set, uint64_t line, uint8_t sectors, int warp,
                             uint64_t pc)
@@ -511,23 +543,13 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
     if (lp->failed || !(lp->lua_events >> ev->kind & 1u)) return;
     lua_State *T = lbegin(lp, H_EVENT);
     lua_pushstring(T, mw_event_names[ev->kind]);
-    lua_pushinteger(T, ev->sm);
-    lua_pushinteger(T, ev->warp);
-    lua_pushinteger(T, ev->cta);
-    lua_pushinteger(T, (lua_Integer)ev->pc);
-    lua_pushinteger(T, (lua_Integer)ev->addr);
-    lua_pushinteger(T, ev->set);
-    lua_pushinteger(T, ev->way);
-    lua_pushinteger(T, ev->value);
-    lua_pushinteger(T, ev->aux);
-    lua_pushinteger(T, (lua_Integer)ev->cycle);
-    lua_pushinteger(T, (lua_Integer)ev->inst);
-    lua_pushinteger(T, ev->size);
-    lua_pushinteger(T, ev->sectors);
-    lua_pushinteger(T, (lua_Integer)ev->alloc_pc);
-    lua_pushinteger(T, ev->alloc_warp);
-    lua_pushinteger(T, ev->cause);
-    lcall(lp, H_EVENT, 17, 0);
+    const lua_Integer v[] = {ev->sm, ev->warp, ev->cta, (lua_Integer)ev->pc, (lua_Integer)ev->addr, ev->set, ev->way,
+                             ev->value, ev->aux, (lua_Integer)ev->cycle, (lua_Integer)ev->inst, ev->size, ev->sectors,
+                             (lua_Integer)ev->alloc_pc, ev->alloc_warp, ev->cause};
+    int n = (int)(sizeof v / sizeof *v);
+    if (lp->nargs[H_EVENT] - 1 < n) n = lp->nargs[H_EVENT] < 1 ? 0 : lp->nargs[H_EVENT] - 1; /* what it takes */
+    for (int i = 0; i < n; i++) lua_pushinteger(T, v[i]);
+    lcall(lp, H_EVENT, n + 1, 0);
 }
 
 /* The machine is built: the C default learns where it is installed (its per-line bytes come first in the
@@ -550,16 +572,6 @@ static void l_finish(struct mw_policy_inst *pi)
     if (lp->failed || lp->fn[H_FINISH] == LUA_NOREF) return;
     lbegin(lp, H_FINISH);
     lcall(lp, H_FINISH, 0, 0);
-}
-
-void mw_lnew_cols(lua_State *T, const char *const *names, int n)
-{
-    lua_createtable(T, 0, n); /* S_COLS */
-    for (int k = 0; k < n; k++) {
-        lua_createtable(T, 64, 0);
-        lua_pushvalue(T, -1);
-        lua_setfield(T, S_COLS, names[k]);
-    }
 }
 
 /* Does the C default still make one of the point's decisions (a decision hook the table leaves out)? Then its

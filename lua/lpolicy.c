@@ -7,6 +7,7 @@
 
 #include "simctx.h" /* mw_sim_install_bundle: a Lua bundle is installed as the engine installs its own */
 
+#include <limits.h>
 #include <lualib.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +59,7 @@ void mw_lbudget_hook(lua_State *L, lua_Debug *ar)
 
 void mw_larm_budget(struct lpol *lp)
 {
+    if (!lp->budget) return; /* budget = false: no count hook, no per-instruction cost */
     lua_Integer n = (lp->budget + BUDGET_TICKS - 1) / BUDGET_TICKS;
     lua_sethook(lp->T, mw_lbudget_hook, LUA_MASKCOUNT, (int)(n > 0 ? n : 1));
 }
@@ -112,7 +114,7 @@ static void group_unref(struct lgroup *g)
 static void lpol_free(struct lpol *lp)
 {
     struct lgroup *g = lp->group;
-    if (lp->box) lp->box->sim = NULL, lp->box->lp = NULL;
+    if (lp->box) lp->box->sim = NULL, lp->box->lp = NULL, lp->box->started = false; /* a kept m goes stale */
     for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
     luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
     luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->ctx_ref);
@@ -250,8 +252,11 @@ static int read_fields(lua_State *L, int idx, struct lpol *lp, const char *label
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
                               "warp_scheduler policy: qualify_deps must list \"head\", \"mshr\" and/or \"issue\"");
     }
-    int rc = int_field(L, idx, "budget", 100, 1000000000, &lp->budget, "budget must be an integer in [100, 1e9]", pt,
-                       e);
+    int rc = 0;
+    if (lua_getfield(L, idx, "budget") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) lp->budget = 0;
+    else rc = int_field(L, idx, "budget", 100, 1000000000, &lp->budget,
+                        "budget must be an integer in [100, 1e9], or false for none", pt, e);
+    lua_pop(L, 1);
     lua_Integer mib = 0, meta = 0;
     if (!rc) rc = int_field(L, idx, "memory", 1, 65536, &mib, "memory must be a number of MiB in [1, 65536]", pt, e);
     if (!rc) rc = int_field(L, idx, "line_meta", 0, 8, &meta, "line_meta must be a number of bytes in [0, 8]", pt, e);
@@ -341,13 +346,17 @@ static int build_one(struct lgroup *g, int idx, struct mw_sim *s, enum mw_point 
     lua_pushvalue(T, S_CTX);
     lp->ctx_ref = luaL_ref(T, LUA_REGISTRYINDEX);
     lua_createtable(T, 64, 0); /* S_LIST */
-    if (pt == MW_PT_DRAM_SCHED) mw_lnew_cols(T, mw_ldram_cols, DRAM_COLS);
-    else if (pt == MW_PT_REPLACEMENT) mw_lnew_cols(T, mw_lway_cols, WAY_COLS);
-    else if (pt == MW_PT_L1D_BYPASS) mw_lnew_reqs(T);
+    if (pt == MW_PT_DRAM_SCHED) mw_lnew_cols(T, lp, mw_ldram_cols, DRAM_COLS, 1u << 4 | 1u << 5);
+    else if (pt == MW_PT_REPLACEMENT) mw_lnew_cols(T, lp, mw_lway_cols, WAY_COLS, 1u << 7);
+    else if (pt == MW_PT_L1D_BYPASS) mw_lnew_cols(T, lp, mw_lreq_cols, REQ_COLS, 0);
     for (int h = 0; h < H_N; h++) { /* the hook functions on fixed slots: lua_pushvalue beats a registry lookup */
         if (lp->fn[h] == LUA_NOREF) continue;
         lua_rawgeti(T, LUA_REGISTRYINDEX, lp->fn[h]);
         lp->fslot[h] = lua_gettop(T);
+        lua_Debug ar;
+        lua_pushvalue(T, -1);
+        lua_getinfo(T, ">u", &ar);
+        lp->nargs[h] = ar.isvararg ? INT_MAX : ar.nparams > 0 ? ar.nparams - 1 : 0;
     }
     lp->top = lua_gettop(T);
     mw_larm_budget(lp);

@@ -20,8 +20,9 @@ struct lhook_name {
 };
 extern const struct lhook_name mw_lhooks[H_N];
 
-/* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables. */
-enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS, S_COL0 };
+/* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables (a
+ * list, and a column table whose columns are filled when read, see lhooks.c). */
+enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS };
 #define DRAM_COLS 10
 #define WAY_COLS 8
 #define REQ_COLS 5
@@ -35,6 +36,8 @@ struct mbox {
     struct lpol *lp;
     uint64_t rng;
     int slot;          /* the policy slot its policy is installed in (its own window, counters) */
+    int n_sms;
+    bool started;      /* the machine was built (sim is cleared when the policy goes: started with it) */
 };
 
 /* What the adapters built from one table share: the Lua state holding their refs (a script's hook state is
@@ -86,18 +89,25 @@ struct lpol {
     int nested_msgh;  /* the message handler's slot of a nested call */
     uint32_t lua_events;
     uint32_t c_events; /* the kinds the C default's on_event still gets (see c_decides) */
-    lua_Integer budget;
+    lua_Integer budget; /* instructions per call; 0: none (budget = false) */
     struct mbox *box;
     struct mw_policy_inst dflt; /* the point's C default, serving the hooks the table leaves out */
     const struct mw_policy *dpol;
     int prev_n, top; /* top: the fixed stack height of T */
+    int nargs[H_N];  /* arguments after m each hook function takes (INT_MAX: vararg): the rest is not pushed */
     bool failed;
-    /* l1d_bypass: the instruction whose request list `reqs` shows, the columns filled for it (bits), each column's
-     * filled length, and the request context while decide runs */
-    const struct mw_coal_req *reqs_of;
-    int reqs_n, col_n[REQ_COLS];
-    unsigned reqs_cols;
+    /* the column table at S_COLS (decide's reqs, dram pick's c, victim's w): column names, which are booleans, the
+     * rows of the current data, the columns filled for it (bits) and each column table's filled length; the data
+     * (readable only while the hook runs: cols_live) */
+    const char *const *col_names;
+    int ncols, cols_len, col_n[16];
+    unsigned col_bool, cols_filled;
+    bool cols_live;
+    const struct mw_coal_req *reqs_of; /* the instruction whose requests `reqs` shows */
     const struct mw_bypass_ctx *by_ctx;
+    const struct mw_dram_cand *cands;
+    const struct mw_line_view *ways;
+    const uint8_t *evictable;
     /* line_meta: the table's bytes of each L1D line, after the C default's meta_c */
     size_t meta_c, meta_n;
     /* descriptions of the counters made with m.counter: the engine keeps the pointers for the run */
@@ -162,7 +172,8 @@ static inline bool lcall(struct lpol *lp, int h, int nargs, int nres)
         mw_lfail(lp, h, "called again from inside one of the policy's own hooks");
         return false;
     }
-    if (__builtin_expect(lua_gethook(T) != mw_lbudget_hook, 0)) mw_larm_budget(lp); /* debug.sethook took it away */
+    if (__builtin_expect(lua_gethook(T) != mw_lbudget_hook, 0) && lp->budget) /* debug.sethook took it away */
+        mw_larm_budget(lp);
     int nested = lp->depth, mh = nested ? lp->nested_msgh : S_MSGH;
     ho->cur = lp, ho->ticks = 0;
     lp->depth++;
@@ -192,9 +203,9 @@ static inline void lreset_stack(struct lpol *lp) { lua_settop(lp->T, lp->top); }
 /* Point the ops table's hooks at the trampolines for the hooks the table defines, at the C default for the rest
  * (observers chained while the default still decides). */
 void mw_lset_slots(struct lpol *lp);
-void mw_lnew_cols(lua_State *T, const char *const *names, int n);
-/* decide's `reqs` table at S_COLS (after the context at S_CTX) */
-void mw_lnew_reqs(lua_State *T);
+/* The column table at S_COLS (after the context at S_CTX): n columns by name, `booleans` the bits of those that hold
+ * booleans. */
+void mw_lnew_cols(lua_State *T, struct lpol *lp, const char *const *names, int n, unsigned booleans);
 
 /* ---- the context `m` (lctx.c) ---- */
 /* The hook table's `params` (at idx of L), if any, must map names to numbers, booleans or strings. */
