@@ -129,7 +129,8 @@ for _, c in ipairs(cases) do
     one(c, counted(type(c[4]) == "function" and c[4] or function() return load_twin(c[4]) end, calls))
     local mc, ml, mcw, mlw = median(cc), median(lc), median(cw), median(lw)
     local ns = calls.n > 0 and (ml - mc) / calls.n * 1e9 or 0
-    local verdict = c.target and string.format("<= %.1fx: %s", c.target, ml / mc <= c.target and "met" or "MISSED") or ""
+    local verdict = ""
+    if c.target then verdict = string.format("<= %.1fx: %s", c.target, ml / mc <= c.target and "met" or "MISSED") end
     print(string.format("%-15s %-22s %9d %9.3f %9.3f %6.2fx %6.2fx %11.0f %8.2f %s", c[1], c[5] .. " " .. c[6],
       calls.n, mc, ml, ml / mc, mlw / mcw, ns, wsum / csum, verdict))
   end

@@ -164,7 +164,7 @@ static int c_random(lua_State *L)
     return 1;
 }
 
-/* ---- facts and actions of the newer interface: lookups, queues, registers, CTAs, schedulers ---------------- */
+/* ---- lookups, queues, registers, CTAs, schedulers; the actions ------------------------------------------------ */
 static int arg_range(lua_State *L, int i, lua_Integer lo, lua_Integer hi, const char *what)
 {
     lua_Integer v = luaL_checkinteger(L, i);

@@ -37,7 +37,7 @@ struct mbox {
     uint64_t rng;
     int slot;          /* the policy slot its policy is installed in (its own window, counters) */
     int n_sms;
-    bool started;      /* the machine was built (sim is cleared when the policy goes: started with it) */
+    bool started;      /* the machine was built (cleared with sim when the policy goes) */
 };
 
 /* What the adapters built from one table share: the Lua state holding their refs (a script's hook state is
@@ -119,14 +119,15 @@ struct lpol {
 #define DFLT(lp, type) ((const type *)(lp)->dpol)
 
 /* ---- hook states (lsandbox.c) ---- */
-/* The capped allocator's account of a hook state, or NULL when L allocates some other way (a table policy in
- * the caller's state). */
+/* A hook state's memory account (its capped allocator's). */
 struct lmem {
     size_t used, limit;
 };
 /* A fresh hook state: base (without dofile and loadfile, load of text only), table, string and math, math.random
  * seeded with `seed`, the name tables as a read-only global mw. */
 lua_State *mw_lhs_new(lua_Integer seed);
+/* The capped allocator's account of L, or NULL when L allocates some other way (a table policy in the caller's
+ * state). */
 struct lmem *mw_lhs_mem(lua_State *L);
 void mw_lhs_close(lua_State *L);
 /* Set the hook state's global require for a script at path `script`; the value on top of L (the state's mw) is

@@ -41,10 +41,11 @@ local wl = { name = "twopc", kernels = { { grid = 1, block = 64, warp = function
   w:st(3, base + 255 * 128)
 end } } }
 local ev = {}
-for _, k in ipairs { "cta_launch", "l1d_hit", "l1d_miss", "l1d_fill", "l1d_evict", "l1d_store", "barrier" } do ev[k] = {} end
+local kinds = { "cta_launch", "l1d_hit", "l1d_miss", "l1d_fill", "l1d_evict", "l1d_store", "barrier" }
+for _, k in ipairs(kinds) do ev[k] = {} end
 local launch_warps
 st = T.run({ workload = wl, seed = 1 }, "replacement", {
-  events = { "cta_launch", "l1d_hit", "l1d_miss", "l1d_fill", "l1d_evict", "l1d_store", "barrier" },
+  events = kinds,
   on_event = function(m, kind, sm, warp, cta, pc, addr, set, way, value, aux, cycle, inst, size, sectors, alloc_pc,
                       alloc_warp, cause)
     local e = { sm = sm, warp = warp, cta = cta, pc = pc, addr = addr, set = set, way = way, value = value, aux = aux,

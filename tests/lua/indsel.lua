@@ -45,15 +45,18 @@ end
 
 local st, calls, v = run("tiny")
 assert(calls == 32, "tiny: one load of 32 requests, got " .. calls .. " calls")
-for i = 1, 32 do assert(v[i] == (i <= 28 and 1 or 0), "tiny: request " .. i .. (v[i] == 1 and " bypassed" or " cached")) end
+for i = 1, 32 do
+  assert(v[i] == (i <= 28 and 1 or 0), "tiny: request " .. i .. (v[i] == 1 and " bypassed" or " cached"))
+end
 assert(st["l1d.bypasses"] == 28, "tiny: l1d.bypasses " .. st["l1d.bypasses"] .. ", by hand 28")
 st, calls, v = run("small")
 assert(calls == 245760, "small: " .. calls .. " calls")
 for i = 1, 32 do assert(v[i] == (i <= 28 and 7680 or 0), "small: request " .. i .. " bypassed " .. v[i] .. " times") end
 assert(st["l1d.bypasses"] == 215040, "small: l1d.bypasses " .. st["l1d.bypasses"] .. ", by hand 215040")
 -- the script form (a hook state; the rule comes through require) gives the same run
-T.same_stats(st, T.run({ workload = "micro.colstride", size = "small", seed = 1 }, "l1d_bypass", T.dir .. "/pol_indsel.lua"),
-  "pol_indsel.lua script")
+local script = T.run({ workload = "micro.colstride", size = "small", seed = 1 }, "l1d_bypass",
+  T.dir .. "/pol_indsel.lua")
+T.same_stats(st, script, "pol_indsel.lua script")
 print("ok  IndSelCaching from the request list: requests 1..28 of 32 bypass, l1d.bypasses " .. st["l1d.bypasses"])
 
 -- verdict 2: the first half of the requests of micro.reuse (a 4 KB array read over and over) are cached as usual,

@@ -61,7 +61,8 @@ T.expect_error(function()
   s:policy("warp_scheduler", { impl = "lua", script = T.dir .. "/pol_export.lua", mode = "function" })
   s:run()
   s:policy("warp_scheduler")
-end, { "sim:policy: the value of lua:export (warp_scheduler): a function cannot leave the policy's hook state" }, "copy")
+end, { "sim:policy: the value of lua:export (warp_scheduler): a function cannot leave the policy's hook state" },
+  "copy")
 -- a C policy exports nothing
 sim = mw.sim(opts)
 local none, cname = sim:policy("warp_scheduler")

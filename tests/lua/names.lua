@@ -1,5 +1,5 @@
--- The name tables mw.ops, mw.events, mw.points, mw.stalls and mw.evict_causes: name -> number and number -> name with the
--- engine's numbers, read-only, in the module and in a script policy's hook state; the numbers hooks receive
+-- The name tables mw.ops, mw.events, mw.points, mw.stalls and mw.evict_causes: name -> number and number -> name
+-- with the engine's numbers, read-only, in the module and in a script policy's hook state; the numbers hooks receive
 -- name what the engine names.
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local T = require "common"

@@ -89,5 +89,6 @@ local done, first = held(true)
 assert(done == true and first == 3000, "with m.recheck: done " .. tostring(done) .. ", first issue at " .. first)
 local why
 done, first, why = held(false)
-assert(not done and first == math.maxinteger and tostring(why):find("deadlock"), "without m.recheck the warps stay held")
+assert(not done and first == math.maxinteger and tostring(why):find("deadlock"),
+  "without m.recheck the warps stay held")
 print("ok  m.recheck: held warps asked again at cycle 3000")
