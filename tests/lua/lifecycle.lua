@@ -13,7 +13,8 @@ sim:policy("warp_scheduler", {
   start = function(m)
     order[#order + 1] = "start@" .. m.now()
     mshrs = m.mshr_free(0)
-    m.state.picks = m.counter("picks", string.format("picks made by the %s table", "Lua"))
+    -- a long string (over 40 characters) is its own object: this one is garbage once m.counter returns
+    m.state.picks = m.counter("picks", string.format("picks made by the %s table, one m.count each", "Lua"))
     m.state.made = 0
   end,
   pick = function(m, sm, sched, ready, n)
@@ -27,10 +28,14 @@ sim:policy("warp_scheduler", {
     m.state.finished = m.now()
   end,
 })
+assert(sim:run() == true)
+-- the description's Lua string is garbage now: collect it and reuse its memory for strings of the same length
 collectgarbage("collect")
 local junk = {}
-for i = 1, 10000 do junk[i] = string.format("picks made by the %s table", "LUA" .. i) end
-assert(sim:run() == true)
+for i = 0, 17575 do
+  junk[#junk + 1] = string.format("picks made by the %s table, one m.count each",
+    string.char(65 + i % 26, 65 + i // 26 % 26, 65 + i // 676 % 26))
+end
 local st, desc = sim:stats { descriptions = true }
 local state, name = sim:policy("warp_scheduler")
 assert(name == "lua:table" and type(state) == "table", "sim:policy(point): the table's m.state")
@@ -38,7 +43,7 @@ assert(table.concat(order, " ") == "start@0 pick finish@" .. sim:cycle(), table.
 assert(mshrs == sim:config().l1d.mshr_entries, "start: the machine is built")
 assert(state.finished == sim:cycle() and state.made > 0, "m.state as finish left it")
 assert(st["policy.warp_scheduler.picks"] == state.made, "counter " .. tostring(st["policy.warp_scheduler.picks"]))
-assert(desc["policy.warp_scheduler.picks"] == "picks made by the Lua table", "description: " ..
+assert(desc["policy.warp_scheduler.picks"] == "picks made by the Lua table, one m.count each", "description: " ..
   tostring(desc["policy.warp_scheduler.picks"]))
 local again = sim:policy("warp_scheduler")
 assert(rawequal(again, state), "a table policy's m.state itself")
