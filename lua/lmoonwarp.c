@@ -160,28 +160,55 @@ static void config_from_table(lua_State *L, struct mw_config *c, int t)
 }
 
 /* ---- policies ------------------------------------------------------------------------------------------ */
-/* Apply spec (at index sp) at point pt: "name", "file.lua", {impl=..., params...}, or a table of hooks. */
-static void apply_policy(lua_State *L, struct lsim *ls, enum mw_point pt, int sp)
+/* Slots chosen explicitly, where a bundle may not put a member: those the config names, and those sim:policy set
+ * (recorded in the uservalue table at ud, index slot + 1). */
+static void configured_slots(lua_State *L, struct lsim *ls, int ud, bool *configured)
+{
+    for (int k = 0; k < MW_SLOT_COUNT; k++) {
+        configured[k] = ls->cfg->policy[k].line > 0 || ls->cfg->policy[k].file[0];
+        if (k < MW_PT_COUNT) {
+            configured[k] |= lua_rawgeti(L, ud, k + 1) != LUA_TNIL;
+            lua_pop(L, 1);
+        }
+    }
+}
+
+/* Apply spec (at index sp) in slot (a decision point or MW_SLOT_BUNDLE): "name", "file.lua", {impl=..., params...},
+ * or a table of hooks (a bundle: a table of such tables by point). The uservalue table is at ud. */
+static void apply_policy(lua_State *L, struct lsim *ls, int slot, int sp, int ud)
 {
     struct mw_err e;
     mw_err_clear(&e);
     sp = lua_absindex(L, sp);
-    const char *pname = mw_point_names[pt];
+    enum mw_point pt = mw_slot_point(slot);
+    const char *pname = mw_slot_names[slot];
+    bool configured[MW_SLOT_COUNT];
+    const bool *cf = NULL;
+    if (slot == MW_SLOT_BUNDLE) {
+        configured_slots(L, ls, ud, configured);
+        cf = configured;
+    } else {
+        const struct mw_policy_inst *cur = mw_sim_policy(ls->s, pt);
+        if (cur->bundle)
+            luaL_error(L, "sim:policy: %s is a member of bundle '%s' (policies.bundle): choose one of them", pname,
+                       cur->bundle->pol ? cur->bundle->pol->name : "?");
+    }
     int rc;
     if (lua_type(L, sp) == LUA_TSTRING) {
         const char *name = lua_tostring(L, sp);
         size_t len = strlen(name);
         if (len > 4 && !strcmp(name + len - 4, ".lua")) {
-            rc = mw_lua_policy_script(ls->s, pt, name, NULL, NULL, 0, &e);
+            rc = mw_lua_policy_script(ls->s, pt, name, NULL, NULL, 0, cf, &e);
         } else {
             const struct mw_policy *p = mw_policy_find(pt, name);
             if (!p) luaL_error(L, "sim:policy: unknown %s policy '%s' (see mw.policies())", pname, name);
-            rc = mw_sim_set_policy(ls->s, pt, p, NULL, NULL, 0, &e);
+            rc = slot == MW_SLOT_BUNDLE ? mw_lua_builtin_bundle(ls->s, p, NULL, NULL, 0, cf, &e)
+                                        : mw_sim_set_policy(ls->s, pt, p, NULL, NULL, 0, &e);
         }
     } else if (lua_type(L, sp) == LUA_TTABLE) {
         if (lua_getfield(L, sp, "impl") == LUA_TNIL) {
             lua_pop(L, 1);
-            rc = mw_lua_policy_table(L, sp, ls->s, pt, NULL, NULL, 0, &e);
+            rc = mw_lua_policy_table(L, sp, ls->s, pt, NULL, NULL, 0, cf, &e);
         } else {
             const char *impl = lua_tostring(L, -1);
             if (!impl) luaL_error(L, "sim:policy: %s: impl must be a name", pname);
@@ -206,11 +233,12 @@ static void apply_policy(lua_State *L, struct lsim *ls, enum mw_point pt, int sp
             if (!strcmp(impl, "lua")) {
                 if (lua_getfield(L, sp, "script") != LUA_TSTRING)
                     luaL_error(L, "sim:policy: %s: impl = \"lua\" needs script = \"path.lua\"", pname);
-                rc = mw_lua_policy_script(ls->s, pt, lua_tostring(L, -1), keys, vals, n, &e);
+                rc = mw_lua_policy_script(ls->s, pt, lua_tostring(L, -1), keys, vals, n, cf, &e);
             } else {
                 const struct mw_policy *p = mw_policy_find(pt, impl);
                 if (!p) luaL_error(L, "sim:policy: unknown %s policy '%s' (see mw.policies())", pname, impl);
-                rc = mw_sim_set_policy(ls->s, pt, p, keys, vals, n, &e);
+                rc = slot == MW_SLOT_BUNDLE ? mw_lua_builtin_bundle(ls->s, p, keys, vals, n, cf, &e)
+                                            : mw_sim_set_policy(ls->s, pt, p, keys, vals, n, &e);
             }
             lua_settop(L, top - 1);
         }
@@ -250,8 +278,10 @@ static void make_sim(lua_State *L, struct lsim *ls)
         raise_err(L, "mw.sim", &e);
     }
     lua_getiuservalue(L, 1, 1);
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        if (lua_rawgeti(L, -1, pt + 1) != LUA_TNIL) apply_policy(L, ls, (enum mw_point)pt, -1);
+    int ud = lua_gettop(L);
+    static const int order[] = {MW_SLOT_BUNDLE, 0, 1, 2, 3, 4, 5, 6}; /* the bundle first, as the engine does */
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        if (lua_rawgeti(L, ud, order[i] + 1) != LUA_TNIL) apply_policy(L, ls, order[i], -1, ud);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -347,24 +377,32 @@ static int l_sim(lua_State *L)
     return 1;
 }
 
+/* sim:policy(point, spec) chooses a policy (chainable); sim:policy(point) returns what the installed Lua policy
+ * exports (its export(m), else its m.state; nil for a C policy) and the policy's name. */
 static int m_policy(lua_State *L)
 {
     struct lsim *ls = check_idle(L, 1);
     const char *pname = luaL_checkstring(L, 2);
-    int pt = mw_point_from_name(pname);
-    if (pt < 0) {
+    int slot = mw_slot_from_name(pname);
+    if (slot < 0 || (slot == MW_SLOT_L2_REPLACEMENT && !lua_isnone(L, 3))) {
         char list[256] = "";
-        for (int i = 0; i < MW_PT_COUNT; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", mw_point_names[i]);
+        for (int i = 0; i < MW_SLOT_COUNT; i++)
+            if (i != MW_SLOT_L2_REPLACEMENT)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", mw_slot_names[i]);
         return luaL_error(L, "sim:policy: unknown decision point '%s' (%s)", pname, list);
     }
-    luaL_checkany(L, 3);
+    if (lua_isnone(L, 3)) {
+        mw_lua_policy_value(L, ls->s, slot);
+        const struct mw_policy_inst *pi = mw_sim_policy(ls->s, (enum mw_point)slot);
+        lua_pushstring(L, pi->pol ? pi->pol->name : "?");
+        return 2;
+    }
     lua_settop(L, 3);
     if (mw_inspect_started(ls->s)) return luaL_error(L, "sim:policy: policies can only change before the run starts");
-    apply_policy(L, ls, (enum mw_point)pt, 3);
     lua_getiuservalue(L, 1, 1);
+    apply_policy(L, ls, slot, 3, 4);
     lua_pushvalue(L, 3);
-    lua_rawseti(L, -2, pt + 1);
+    lua_rawseti(L, 4, slot + 1);
     lua_settop(L, 1);
     return 1; /* chainable */
 }
@@ -477,11 +515,13 @@ static int m_tostring(lua_State *L)
 static int m_stats(lua_State *L)
 {
     struct lsim *ls = check_idle(L, 1);
-    bool per = true;
+    bool per = true, descs = false;
     if (lua_istable(L, 2)) {
         lua_getfield(L, 2, "per_instance");
         if (!lua_isnil(L, -1)) per = lua_toboolean(L, -1);
-        lua_pop(L, 1);
+        lua_getfield(L, 2, "descriptions");
+        descs = lua_toboolean(L, -1);
+        lua_pop(L, 2);
     }
     struct mw_stat_list l;
     mw_stat_list_init(&l);
@@ -496,8 +536,17 @@ static int m_stats(lua_State *L)
         else lua_pushnumber(L, v);
         lua_setfield(L, -2, l.v[i].name);
     }
+    if (descs) { /* a second table: name -> "description [unit]" */
+        lua_createtable(L, 0, l.n);
+        for (int i = 0; i < l.n; i++) {
+            const char *d = l.v[i].desc ? l.v[i].desc : "", *u = l.v[i].unit ? l.v[i].unit : "";
+            if (*u) lua_pushfstring(L, "%s [%s]", d, u);
+            else lua_pushstring(L, d);
+            lua_setfield(L, -2, l.v[i].name);
+        }
+    }
     mw_stat_list_fini(&l);
-    return 1;
+    return descs ? 2 : 1;
 }
 
 static int m_cycle(lua_State *L)
@@ -546,10 +595,10 @@ static int m_config(lua_State *L)
         lua_pop(L, 1);
     }
     lua_newtable(L);
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        struct mw_policy_inst *pi = mw_sim_policy(ls->s, (enum mw_point)pt);
+    for (int k = 0; k < MW_SLOT_COUNT; k++) {
+        struct mw_policy_inst *pi = mw_sim_policy(ls->s, (enum mw_point)k);
         lua_pushstring(L, pi->pol ? pi->pol->name : "?");
-        lua_setfield(L, -2, mw_point_names[pt]);
+        lua_setfield(L, -2, mw_slot_names[k]);
     }
     lua_setfield(L, -2, "policies");
     return 1;

@@ -90,7 +90,7 @@ static void test_names(void **state)
     int rc = run_cmd("'" MW_BINARY "' tests/lua/names.lua", out, sizeof out);
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "ok  mw.ops, mw.events, mw.points, mw.stalls"));
+    assert_non_null(strstr(out, "ok  mw.ops, mw.events, mw.points, mw.stalls, mw.evict_causes"));
     assert_non_null(strstr(out, "ok  hook arguments by name"));
     assert_non_null(strstr(out, "ok  names in a hook state"));
 }
@@ -316,6 +316,107 @@ static void test_repl(void **state)
     close(p->fd);
 }
 
+/* l1d_bypass.decide with the instruction's request list: IndSelCaching's verdicts on a column-strided load as worked
+ * out by hand, and the bypass-but-probe verdict. */
+static void test_indsel(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/indsel.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  IndSelCaching from the request list: requests 1..28 of 32 bypass, l1d.bypasses 215040"));
+    assert_non_null(strstr(out, "ok  verdict 2 serves hits"));
+}
+
+/* qualify with declared dependencies is asked again only when one changed; mask, position and ids reach the
+ * hooks; m.recheck. */
+static void test_qualify(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/qualify.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  qualify asked 194143 times with qualify_deps {head}, 594989 without"));
+    assert_non_null(strstr(out, "none with nothing changed"));
+    assert_non_null(strstr(out, "ok  m.recheck: held warps asked again at cycle 3000"));
+}
+
+/* Event fields: ids matching loads to their issue, allocating PCs on evictions, ways, sizes, causes, stores,
+ * barriers, a CTA's warps. */
+static void test_events(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/events.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  62219 load_done and 185819 L1D accesses matched to their issue by id"));
+    assert_non_null(strstr(out, "ok  386 evictions name allocating PC 0x230 and last PC 0x250 (384 replaced, 2 by stores)"));
+}
+
+/* start and finish hooks, what a policy exports read back with sim:policy(point), counters in the stats. */
+static void test_lifecycle(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/lifecycle.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  start, 80354 picks, finish at cycle 119379; counter policy.warp_scheduler.picks"));
+    assert_non_null(strstr(out, "ok  a script's export: 194143 issues, 62219 global loads"));
+}
+
+/* Actions and facts in m: CTA deactivate/reactivate, injected traffic, invalidation, per-line bytes, lookups. */
+static void test_actions(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/actions.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  CTA 0 of SM 0 stopped at cycle 0, resumed at 2499: no issue between, 1056 after"));
+    assert_non_null(strstr(out, "ok  inject: l1d.injected_reads 0 -> 8, 8 inject_done"));
+    assert_non_null(strstr(out, "ok  facts: 489 fills, 28450 hits read their line's bytes, 9 invalidated"));
+}
+
+/* A victim cache built from replacement.evicted and victim_probe serves misses that LRU sends to L2. */
+static void test_victim(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/victim.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  victim cache: 30776 victim hits, L2 accesses 141426 -> 101361"));
+}
+
+/* Hook states: no dofile or loadfile, load of text only, bytecode scripts refused. */
+static void test_sandbox(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/sandbox.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  hook states: no dofile, no loadfile, load and scripts of text only"));
+}
+
+/* DRAM candidates carry their creation cycle; an oldest-first pick in Lua is FCFS. */
+static void test_dram_created(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/dram_created.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  DRAM candidates' created: "));
+}
+
+/* Lua bundles from a table, a script, a config table and YAML; conflicts with explicitly chosen slots. */
+static void test_bundle(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/bundle.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  a two-point Lua bundle: the scheduler read 245760 bypasses its bypass hook counted"));
+    assert_non_null(strstr(out, "ok  bundle errors and reset"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +424,9 @@ int main(void)
         cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
+        cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
+        cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions), cmocka_unit_test(test_victim),
+        cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_bundle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,8 +36,8 @@ end
 
 -- other points: a bypass decision of the wrong type, a DRAM pick out of range, a victim that is not evictable
 T.expect_error(function()
-  T.run(opts, "l1d_bypass", { decide = function() return 2 end })
-end, { "Lua policy l1d_bypass.decide", "errors.lua:", "returned 2", "true/1 (bypass) or false/0 (cache)" }, "decide")
+  T.run(opts, "l1d_bypass", { decide = function() return 3 end })
+end, { "Lua policy l1d_bypass.decide", "errors.lua:", "returned 3", "true/1 (bypass), false/0 (cache) or 2" }, "decide")
 T.expect_error(function()
   T.run({ workload = "micro.colstride", size = "small" }, "dram_scheduler", { pick = function(m, ch, b, r, h, now, c, n) return 0 end })
 end, { "Lua policy dram_scheduler.pick", "returned 0", "1.." }, "dram pick")

@@ -1,5 +1,6 @@
 -- Limits of a script's hook state: a table growing without end hits the state's memory limit (8 MiB set by the
--- script, 64 MiB by default), which stops the run with the hook and its line named; the next run works.
+-- script, 64 MiB by default), which stops the run with the hook and its line named; the next run works. The
+-- instruction budget, and budget = false.
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local T = require "common"
 local mw = require "moonwarp"
@@ -30,5 +31,19 @@ print("ok  " .. msg:match("^[^\n]*"))
 
 T.expect_error(function() mw.sim(opts):policy("l1d_bypass", { memory = 0, decide = function() end }) end,
   { "memory must be a number of MiB in [1, 65536]" }, "memory range")
+
+-- the instruction budget: a call of about 3 M instructions fails with the default budget (1 M) and runs with
+-- budget = false (no count hook)
+local function long(budget)
+  local n = 0
+  return T.run({ workload = "micro.stream", size = "tiny", seed = 1 }, "l1d_bypass", { budget = budget,
+    decide = function()
+      for i = 1, 1000000 do n = n + 1 end
+      return false
+    end })
+end
+T.expect_error(function() long(nil) end, { "instruction budget of 1000000 exceeded" }, "default budget")
+assert(long(false)["gpu.cycles"] > 0, "budget = false: no budget")
+T.expect_error(function() long(true) end, { "budget must be an integer in [100, 1e9], or false for none" }, "budget")
 assert(T.run(opts, "warp_scheduler", D .. "/pol_gto.lua")["gpu.cycles"] > 0)
 print("ok  limits")

@@ -1,5 +1,5 @@
--- The name tables mw.ops, mw.events, mw.points and mw.stalls: name -> number and number -> name with the
--- engine's numbers, read-only, in the module and in a script policy's hook state; the numbers hooks receive
+-- The name tables mw.ops, mw.events, mw.points, mw.stalls and mw.evict_causes: name -> number and number -> name
+-- with the engine's numbers, read-only, in the module and in a script policy's hook state; the numbers hooks receive
 -- name what the engine names.
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local T = require "common"
@@ -13,6 +13,7 @@ local expect = {
   points = { "warp_scheduler", "l1d_bypass", "granularity", "dram_scheduler", "cta_throttle", "ldst_scheduler",
              "replacement" },
   stalls = { "none", "line_alloc", "mshr", "miss_queue" },
+  evict_causes = { "replace", "store", "flush", "policy" },
 }
 for field, names in pairs(expect) do
   local t = mw[field]
@@ -28,7 +29,7 @@ for field, names in pairs(expect) do
   T.expect_error(function() setmetatable(t, nil) end, { "protected metatable" }, "metatable " .. field)
   assert(t[names[1]] == 0 and t.new == nil)
 end
-print("ok  mw.ops, mw.events, mw.points, mw.stalls")
+print("ok  mw.ops, mw.events, mw.points, mw.stalls, mw.evict_causes")
 
 -- hook arguments named by the tables: ops against sim:warps (the engine's own names), events, stall causes
 local opts = { workload = "micro.colstride", size = "tiny", seed = 1 }
