@@ -83,9 +83,11 @@ int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, s
         return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policies can only change before the run starts");
     }
     if (pi->pol->point != pt) {
+        /* the message first: the ops table may belong to the instance (a Lua policy) */
+        mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is a %s policy, not %s", pi->pol->name,
+                   mw_point_name(pi->pol->point), mw_point_name(pt));
         mw_policy_inst_fini(pi);
-        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is a %s policy, not %s", pi->pol->name,
-                          mw_point_name(pi->pol->point), mw_point_name(pt));
+        return e->code;
     }
     mw_policy_inst_fini(&s->pol[slot]);
     s->pol[slot] = *pi;
@@ -100,17 +102,28 @@ int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, s
 int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const bool *configured, struct mw_err *e)
 {
     const struct mw_bundle_ops *b = (const struct mw_bundle_ops *)bi->pol;
+    /* every message is made before the instance is released: its ops table may belong to it (a Lua bundle) */
     if (b->base.point != MW_PT_BUNDLE) {
+        mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is not a bundle", b->base.name);
         mw_policy_inst_fini(bi);
-        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "policy '%s' is not a bundle", b->base.name);
+        return e->code;
     }
+    const struct mw_bundle_ops *old = (const struct mw_bundle_ops *)s->pol[MW_SLOT_BUNDLE].pol;
+    for (int k = 0; old && k < MW_SLOT_BUNDLE; k++)
+        if (old->members[k]) {
+            mw_err_set(e, MW_EINVAL, NULL, 0, 0, "bundle '%s' is already installed: a simulation takes one bundle",
+                       old->base.name);
+            mw_policy_inst_fini(bi);
+            return e->code;
+        }
     for (int k = 0; k < MW_SLOT_BUNDLE; k++)
         if (b->members[k] && configured && configured[k]) {
+            mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                       "policies.%s is set to a policy other than its default, but bundle '%s' provides that "
+                       "decision point (remove one)",
+                       mw_slot_names[k], b->base.name);
             mw_policy_inst_fini(bi);
-            return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
-                              "policies.%s is set to a policy other than its default, but bundle '%s' provides that "
-                              "decision point (remove one)",
-                              mw_slot_names[k], b->base.name);
+            return e->code;
         }
     int rc = mw_sim_install_slot(s, MW_SLOT_BUNDLE, bi, e);
     if (rc) return rc;
@@ -126,9 +139,22 @@ int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const boo
     return 0;
 }
 
+/* A decision point's slot, MW_SLOT_BUNDLE for MW_PT_BUNDLE, -1 for anything else. */
+static int slot_of_point(enum mw_point pt)
+{
+    if ((unsigned)pt < MW_PT_COUNT) return (int)pt;
+    return pt == MW_PT_BUNDLE ? MW_SLOT_BUNDLE : -1;
+}
+
 int mw_sim_install_policy(struct mw_sim *s, enum mw_point pt, struct mw_policy_inst *pi, struct mw_err *e)
 {
-    return mw_sim_install_slot(s, (int)pt, pi, e);
+    int slot = slot_of_point(pt);
+    if (slot < 0) {
+        mw_policy_inst_fini(pi);
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "no decision point %d", (int)pt);
+    }
+    if (slot == MW_SLOT_BUNDLE) return mw_sim_install_bundle(s, pi, NULL, e);
+    return mw_sim_install_slot(s, slot, pi, e);
 }
 
 int mw_sim_set_policy(struct mw_sim *s, enum mw_point pt, const struct mw_policy *p, const char *const *keys,
@@ -141,7 +167,12 @@ int mw_sim_set_policy(struct mw_sim *s, enum mw_point pt, const struct mw_policy
     return mw_sim_install_policy(s, pt, &pi, e);
 }
 
-struct mw_policy_inst *mw_sim_policy(struct mw_sim *s, enum mw_point pt) { return &s->pol[pt]; }
+struct mw_policy_inst *mw_sim_policy(struct mw_sim *s, enum mw_point pt)
+{
+    if ((unsigned)pt < MW_SLOT_COUNT) return &s->pol[pt]; /* a point, or a slot number (l2_replacement, bundle) */
+    int slot = slot_of_point(pt);
+    return slot < 0 ? NULL : &s->pol[slot];
+}
 
 void mw_emit(struct mw_sim *s, const struct mw_event *ev)
 {

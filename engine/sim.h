@@ -19,6 +19,8 @@ int mw_sim_set_policy(struct mw_sim *s, enum mw_point pt, const struct mw_policy
                       const char *const *values, int n, struct mw_err *e);
 /* Install an already-initialised instance (the Lua adapter builds its own); the sim takes ownership. */
 int mw_sim_install_policy(struct mw_sim *s, enum mw_point pt, struct mw_policy_inst *pi, struct mw_err *e);
+/* The instance in a point's slot (MW_PT_BUNDLE: the bundle's; a slot number MW_SLOT_*: that slot's); NULL for
+ * anything else. */
 struct mw_policy_inst *mw_sim_policy(struct mw_sim *s, enum mw_point pt);
 
 /* Run until the workload completes or `cycles` more core cycles have passed (0 = no limit).

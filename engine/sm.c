@@ -191,6 +191,7 @@ static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
             break;
         }
         if (w->ib_n == 0) w->qv = 0; /* a new head instruction */
+        in->id = 0;                  /* given at issue; a front end may leave an older one in the slot */
         w->ib_n++;
         if (in->op == MW_OP_EXIT) {
             w->stream_done = 1;

@@ -59,7 +59,8 @@ struct mw_inst {
     uint8_t ndst, nsrc;
     uint16_t dst[MW_INST_MAX_DST];
     uint16_t src[MW_INST_MAX_SRC];
-    uint64_t id;     /* set by the SM at issue: the instruction's id in the run (its memory events carry it) */
+    uint64_t id;     /* set by the SM at issue (0 before): the instruction's id in the run, increasing in issue
+                      * order; its memory events carry it */
     uint64_t addr[MW_WARP_SIZE]; /* one per active lane (memory ops only) */
 };
 

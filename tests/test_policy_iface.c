@@ -162,6 +162,27 @@ static void test_bundle_shared_state_and_params(void **st)
     mw_stat_list_fini(&lb);
 }
 
+/* Installing at the wrong point is refused with the policy's name (read before the instance is released), a
+ * bundle goes through mw_sim_set_policy(MW_PT_BUNDLE, ...), and a second bundle with members is refused. */
+static void test_install_errors(void **st)
+{
+    (void)st;
+    struct mw_sim *s = prog_sim(&four_loads_prog, one_sm, 1);
+    struct mw_err e;
+    assert_int_not_equal(mw_sim_set_policy(s, MW_PT_WARP_SCHED, mw_policy_find(MW_PT_L1D_BYPASS, "all"), NULL, NULL, 0, &e), 0);
+    assert_string_equal(e.msg, "policy 'all' is a l1d_bypass policy, not warp_scheduler");
+    assert_int_equal(mw_sim_set_policy(s, MW_PT_BUNDLE, mw_policy_find(MW_PT_BUNDLE, "none"), NULL, NULL, 0, &e), 0);
+    assert_ptr_equal(mw_sim_policy(s, MW_PT_BUNDLE)->pol, mw_policy_find(MW_PT_BUNDLE, "none"));
+    assert_null(mw_sim_policy(s, (enum mw_point)40));
+    struct mw_policy_inst bi;
+    assert_int_equal(tb_init(&bi, s, NULL), 0);
+    assert_int_equal(mw_sim_install_bundle(s, &bi, NULL, &e), 0);
+    assert_int_equal(tb_init(&bi, s, NULL), 0);
+    assert_int_not_equal(mw_sim_install_bundle(s, &bi, NULL, &e), 0);
+    assert_string_equal(e.msg, "bundle 'tb' is already installed: a simulation takes one bundle");
+    mw_sim_destroy(s);
+}
+
 /* Configuring a slot the bundle fills is an error naming both; nothing is installed and the shared instance is
  * destroyed. */
 static void test_bundle_slot_conflict(void **st)
@@ -730,6 +751,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bundle_shared_state_and_params),
         cmocka_unit_test(test_bundle_slot_conflict),
+        cmocka_unit_test(test_install_errors),
         cmocka_unit_test(test_bundle_contract),
         cmocka_unit_test(test_line_meta_bytes),
         cmocka_unit_test(test_evict_allocator_and_last_toucher),
