@@ -1,12 +1,14 @@
 /* The Lua policy adapter: puts a table of Lua hook functions behind a decision point's C ops table. Built on
  * the cost model of the architecture brief: hooks probed once and kept as luaL_refs, integers as arguments,
- * one reused argument table per hook, every call protected with a traceback and an instruction budget. This file
+ * one reused argument table per hook, every call protected with a traceback and a CPU-time watchdog (or an
+ * instruction budget). This file
  * builds, installs and destroys adapters and runs the protected calls; lhooks.c has the per-point trampolines,
  * lctx.c the context `m`, lsandbox.c the hook states of scripts. */
 #include "lpolicy_int.h"
 
 #include "simctx.h" /* mw_sim_install_bundle: a Lua bundle is installed as the engine installs its own */
 
+#include <errno.h>
 #include <limits.h>
 #include <lualib.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 const struct lhook_name mw_lhooks[H_N] = {
     {MW_PT_WARP_SCHED, "pick"},     {MW_PT_WARP_SCHED, "qualify"},  {MW_PT_WARP_SCHED, "issued"},
@@ -51,7 +54,7 @@ void mw_lbudget_hook(lua_State *L, lua_Debug *ar)
     lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key);
     struct lhost *h = lua_touserdata(L, -1);
     lua_pop(L, 1);
-    if (!h || !h->cur || ++h->ticks <= BUDGET_TICKS) return; /* (no hook call running: a coroutine outside) */
+    if (!h || !h->cur || h->cur->budget <= 0 || ++h->ticks <= BUDGET_TICKS) return; /* (no budgeted call running) */
     lua_getinfo(L, "Sl", ar);
     luaL_error(L, "%s:%d: instruction budget of %I exceeded (an endless loop?)", ar->short_src, ar->currentline,
                h->cur->budget);
@@ -59,9 +62,69 @@ void mw_lbudget_hook(lua_State *L, lua_Debug *ar)
 
 void mw_larm_budget(struct lpol *lp)
 {
-    if (!lp->budget) return; /* budget = false: no count hook, no per-instruction cost */
+    if (lp->budget <= 0) return; /* the watchdog or budget = false: no count hook, no per-instruction cost */
     lua_Integer n = (lp->budget + BUDGET_TICKS - 1) / BUDGET_TICKS;
     lua_sethook(lp->T, mw_lbudget_hook, LUA_MASKCOUNT, (int)(n > 0 ? n : 1));
+}
+
+/* ---- the watchdog: a CPU-time timer that arms a count hook only on a call that outlives a tick ---------------- */
+struct lwatch mw_lwd;
+static int wd_refs;                         /* watched policies alive */
+static volatile sig_atomic_t wd_seen, wd_last; /* the previous tick found call wd_last running */
+static struct sigaction wd_old_sa;
+static struct itimerval wd_old_it;
+
+/* SIGPROF: only async-signal-safe work. lua_sethook may be called from a signal handler (lua.c does for SIGINT). */
+static void wd_tick(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    if (!mw_lwd.busy) wd_seen = 0;
+    else {
+        sig_atomic_t seq = mw_lwd.seq;
+        lua_State *T = mw_lwd.T;
+        if (wd_seen && wd_last == seq && T) {
+            mw_lwd.armed = seq;
+            lua_sethook(T, mw_lwatch_hook, LUA_MASKCOUNT, 1);
+        }
+        wd_last = seq;
+        wd_seen = 1;
+    }
+    errno = saved;
+}
+
+void mw_lwatch_hook(lua_State *L, lua_Debug *ar)
+{
+    lua_sethook(L, NULL, 0, 0);
+    if (!mw_lwd.busy || mw_lwd.seq != mw_lwd.armed) return; /* armed for a call that has ended */
+    lua_getinfo(L, "Sl", ar);
+    luaL_error(L, "%s:%d: time budget exceeded: the call ran for over %d ms of CPU time (an endless loop?)",
+               ar->short_src, ar->currentline, MW_LUA_WATCH_MS);
+}
+
+void mw_lwatch_start(struct lpol *lp)
+{
+    lp->watched = true;
+    if (wd_refs++) return;
+    wd_seen = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = wd_tick;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* stdio, the trace reader and readline see no EINTR */
+    sigaction(SIGPROF, &sa, &wd_old_sa);
+    struct itimerval it = {{0, MW_LUA_WATCH_MS * 1000}, {0, MW_LUA_WATCH_MS * 1000}};
+    setitimer(ITIMER_PROF, &it, &wd_old_it);
+}
+
+static void wd_stop(struct lpol *lp)
+{
+    if (!lp->watched) return;
+    lp->watched = false;
+    if (--wd_refs) return;
+    /* the timer first: a tick due now is delivered on return from setitimer, still to wd_tick */
+    setitimer(ITIMER_PROF, &wd_old_it, NULL);
+    sigaction(SIGPROF, &wd_old_sa, NULL);
 }
 
 /* The state's lhost, made on first use. */
@@ -114,6 +177,7 @@ static void group_unref(struct lgroup *g)
 static void lpol_free(struct lpol *lp)
 {
     struct lgroup *g = lp->group;
+    wd_stop(lp);
     if (lp->box) lp->box->sim = NULL, lp->box->lp = NULL, lp->box->started = false; /* a kept m goes stale */
     for (int h = 0; h < H_N; h++) luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->fn[h]);
     luaL_unref(lp->owner, LUA_REGISTRYINDEX, lp->table_ref);
@@ -311,7 +375,7 @@ static int build_one(struct lgroup *g, int idx, struct mw_sim *s, enum mw_point 
     lp->group = g;
     lp->owner = L;
     g->refs++;
-    lp->budget = bundle ? bundle->budget : MW_LUA_BUDGET;
+    lp->budget = bundle ? bundle->budget : MW_LUA_WATCHDOG;
     lp->dpol = mw_policy_default(pt);
     lp->thread_ref = lp->table_ref = lp->ctx_ref = LUA_NOREF;
     for (int h = 0; h < H_N; h++) lp->fn[h] = LUA_NOREF;

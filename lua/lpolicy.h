@@ -10,8 +10,11 @@
 
 #include <lua.h>
 
-/* Default instruction budget of one hook call (LUA_MASKCOUNT); a table may set `budget = N`. */
-#define MW_LUA_BUDGET 1000000
+/* A hook call's protection by default: the CPU-time watchdog (no Lua hook installed while calls run normally; a
+ * call still running after MW_LUA_WATCH_MS to 2 x MW_LUA_WATCH_MS of CPU time fails). A table may set `budget = N`
+ * for an exact instruction budget (a count hook, paid on every instruction) or `budget = false` for none. */
+#define MW_LUA_WATCHDOG (-1)
+#define MW_LUA_WATCH_MS 50
 /* Default memory limit of a script's hook state, in MiB; the table may set `memory = N` (MiB). */
 #define MW_LUA_MEMORY_MIB 64
 

@@ -7,6 +7,7 @@
 #include "lpolicy.h"
 
 #include <lauxlib.h>
+#include <signal.h>
 #include <stdbool.h>
 
 /* Hook slots, each belonging to one point (H_EVENT and after: to every point and to bundles). */
@@ -52,14 +53,27 @@ struct lgroup {
 };
 
 /* One per Lua state that runs hooks (kept in its registry): which hook call is running and how many budget
- * ticks it has used. The count hook is armed once per hook thread and fires every `budget / BUDGET_TICKS`
- * instructions; a call that sees more than BUDGET_TICKS firings has run more than its budget (and at most
- * (1 + 1/BUDGET_TICKS) x budget). Coroutines a hook creates inherit the hook and count toward the same call. */
+ * ticks it has used. With an explicit `budget = N` the count hook is armed once per hook thread and fires every
+ * `budget / BUDGET_TICKS` instructions; a call that sees more than BUDGET_TICKS firings has run more than its
+ * budget (and at most (1 + 1/BUDGET_TICKS) x budget). Coroutines a hook creates inherit the hook and count toward
+ * the same call. */
 #define BUDGET_TICKS 8
 struct lhost {
     struct lpol *cur; /* the policy whose hook is running; NULL between calls */
     int ticks;
 };
+
+/* The watchdog (the default, budget = MW_LUA_WATCHDOG), one per process: a CPU-time interval timer (SIGPROF)
+ * runs while a watched policy exists. Every protected call sets these around itself; the outermost call of a
+ * nest takes a new seq, nested calls keep it (a loop that keeps raising short nested calls is still one call).
+ * When a tick finds the same seq busy as the tick before, the handler arms a count hook (count 1) on T, the
+ * thread of the innermost watched call, and notes that seq in `armed`; the hook then raises the error, unless
+ * the call it was armed for has ended. No Lua hook is installed while calls run normally. */
+struct lwatch {
+    lua_State *volatile T;           /* the running call's thread; NULL: the call is not watched */
+    volatile sig_atomic_t busy, seq, armed;
+};
+extern struct lwatch mw_lwd;
 
 struct lpol {
     union {
@@ -89,7 +103,8 @@ struct lpol {
     int nested_msgh;  /* the message handler's slot of a nested call */
     uint32_t lua_events;
     uint32_t c_events; /* the kinds the C default's on_event still gets (see c_decides) */
-    lua_Integer budget; /* instructions per call; 0: none (budget = false) */
+    lua_Integer budget; /* instructions per call; 0: none (budget = false); MW_LUA_WATCHDOG: the watchdog */
+    bool watched;       /* holds a reference on the watchdog's timer (released when freed) */
     struct mbox *box;
     struct mw_policy_inst dflt; /* the point's C default, serving the hooks the table leaves out */
     const struct mw_policy *dpol;
@@ -140,6 +155,9 @@ void mw_lhs_make_readonly(lua_State *L, const char *label, int names_n);
 int mw_lmsgh(lua_State *L);
 void mw_lbudget_hook(lua_State *L, lua_Debug *ar);
 void mw_larm_budget(struct lpol *lp);
+void mw_lwatch_hook(lua_State *L, lua_Debug *ar);
+/* Start the watchdog's timer for lp (the first watched policy starts it; freeing the last stops it). */
+void mw_lwatch_start(struct lpol *lp);
 void mw_lfail(struct lpol *lp, int h, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Push hook h and the context; the caller pushes its arguments and calls lcall(). Nested inside one of the
@@ -173,15 +191,29 @@ static inline bool lcall(struct lpol *lp, int h, int nargs, int nres)
         mw_lfail(lp, h, "called again from inside one of the policy's own hooks");
         return false;
     }
-    if (__builtin_expect(lua_gethook(T) != mw_lbudget_hook, 0) && lp->budget) /* debug.sethook took it away */
-        mw_larm_budget(lp);
+    lua_State *wprev = mw_lwd.T;
+    sig_atomic_t wbusy = mw_lwd.busy;
+    if (__builtin_expect(lp->budget < 0, 1)) {
+        if (__builtin_expect(!lp->watched, 0)) mw_lwatch_start(lp);
+        if (__builtin_expect(lua_gethook(T) == mw_lwatch_hook, 0)) lua_sethook(T, NULL, 0, 0); /* a late tick */
+        mw_lwd.T = T;
+    } else {
+        if (__builtin_expect(lua_gethook(T) != mw_lbudget_hook, 0) && lp->budget) /* debug.sethook took it away */
+            mw_larm_budget(lp);
+        mw_lwd.T = NULL;
+    }
+    if (!wbusy) mw_lwd.seq = mw_lwd.seq + 1;
+    mw_lwd.busy = 1;
     int nested = lp->depth, mh = nested ? lp->nested_msgh : S_MSGH;
     ho->cur = lp, ho->ticks = 0;
     lp->depth++;
     int rc = lua_pcall(T, nargs + 1, nres, mh);
     lp->depth--;
     ho->cur = prev, ho->ticks = prev_ticks;
+    mw_lwd.busy = wbusy;
+    mw_lwd.T = wprev;
     if (__builtin_expect(rc != LUA_OK, 0)) {
+        if (lua_gethook(T) == mw_lwatch_hook) lua_sethook(T, NULL, 0, 0);
         struct lmem *m = rc == LUA_ERRMEM ? mw_lhs_mem(T) : NULL;
         if (m) { /* no message handler runs for a memory error: name where the hook is defined */
             lua_Debug ar;

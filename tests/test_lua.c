@@ -122,6 +122,20 @@ static void test_limits(void **state)
     assert_non_null(strstr(out, "ok  limits"));
 }
 
+/* The default protection, the CPU-time watchdog: a runaway loop in a table policy and in a script policy stops
+ * naming the hook and its line within a few seconds, and the next run works. */
+static void test_watchdog(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/watchdog.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  watchdog table"));
+    assert_non_null(strstr(out, "ok  watchdog script"));
+    assert_non_null(strstr(out, "ok  watchdog nested"));
+    assert_non_null(strstr(out, "ok  watchdog leaves finite calls alone"));
+}
+
 /* L1D line metadata after accesses worked out by hand on micro.stream and micro.reuse at tiny size. */
 static void test_inspect(void **state)
 {
@@ -421,7 +435,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parity),   cmocka_unit_test(test_errors), cmocka_unit_test(test_calls),
-        cmocka_unit_test(test_limits),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
+        cmocka_unit_test(test_limits), cmocka_unit_test(test_watchdog),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),

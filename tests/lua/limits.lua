@@ -1,6 +1,6 @@
 -- Limits of a script's hook state: a table growing without end hits the state's memory limit (8 MiB set by the
 -- script, 64 MiB by default), which stops the run with the hook and its line named; the next run works. The
--- instruction budget, and budget = false.
+-- instruction budget, the default watchdog, and budget = false.
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local T = require "common"
 local mw = require "moonwarp"
@@ -32,8 +32,8 @@ print("ok  " .. msg:match("^[^\n]*"))
 T.expect_error(function() mw.sim(opts):policy("l1d_bypass", { memory = 0, decide = function() end }) end,
   { "memory must be a number of MiB in [1, 65536]" }, "memory range")
 
--- the instruction budget: a call of about 3 M instructions fails with the default budget (1 M) and runs with
--- budget = false (no count hook)
+-- the instruction budget: a call of about 3 M instructions fails with budget = 1000000 and runs with the default
+-- protection (the CPU-time watchdog: it takes well under 50 ms) and with budget = false (no protection)
 local function long(budget)
   local n = 0
   return T.run({ workload = "micro.stream", size = "tiny", seed = 1 }, "l1d_bypass", { budget = budget,
@@ -42,7 +42,8 @@ local function long(budget)
       return false
     end })
 end
-T.expect_error(function() long(nil) end, { "instruction budget of 1000000 exceeded" }, "default budget")
+T.expect_error(function() long(1000000) end, { "instruction budget of 1000000 exceeded" }, "explicit budget")
+assert(long(nil)["gpu.cycles"] > 0, "the default: the watchdog")
 assert(long(false)["gpu.cycles"] > 0, "budget = false: no budget")
 T.expect_error(function() long(true) end, { "budget must be an integer in [100, 1e9], or false for none" }, "budget")
 assert(T.run(opts, "warp_scheduler", D .. "/pol_gto.lua")["gpu.cycles"] > 0)
