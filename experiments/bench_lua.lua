@@ -35,7 +35,7 @@ end
 -- The do-nothing decide of target (a), and target (b)'s scheduler: a warp whose head is a divergent global load
 -- (more than 8 active lanes) waits while fewer than 8 MSHRs are free. Its verdict depends on the head instruction,
 -- the free MSHRs and nothing else, so it declares qualify_deps and is asked again only when one of them changes
--- ("issue" as well: the brief's declaration).
+-- (the free MSHRs: "mshr"; an issue elsewhere changes neither).
 local function nothing() return { name = "nothing", decide = function() return false end } end
 local LD <const> = 9 -- mw.ops.ld_global, as a constant the compiler folds into the comparison
 assert(mw.ops.ld_global == LD)
@@ -44,7 +44,7 @@ local function hold_divergent(budget)
   return {
     name = "hold_divergent",
     budget = budget,
-    qualify_deps = { "mshr", "issue" },
+    qualify_deps = { "mshr" }, -- its verdict reads the head instruction and the free MSHRs, nothing else
     start = function(m) mshr_free, popcount = m.mshr_free, m.popcount end,
     qualify = function(m, sm, sched, w, pc, op, mask)
       return op ~= LD or mshr_free(sm) >= 8 or popcount(mask) <= 8
@@ -82,7 +82,7 @@ local cases = {
   -- the targets: (a) at most 1.3x the C run, (b) at most 1.5x GTO
   { "target_a", "l1d_bypass", "none", nothing, "polybench.syrk", "default", twin = true, target = 1.3 },
   { "target_b", "warp_scheduler", "gto", hold_divergent, "rodinia.bfs", "default", target = 1.5 },
-  -- (b) without the instruction budget (budget = false): what the count hook costs a short hook
+  -- (b) with no protection at all (budget = false): against the default watchdog, what protection costs
   { "target_b_free", "warp_scheduler", "gto", function() return hold_divergent(false) end, "rodinia.bfs", "default",
     target = 1.5 },
 }
