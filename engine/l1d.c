@@ -415,7 +415,8 @@ int mw_sim_l1d_assoc(const struct mw_sim *s) { return (int)s->cfg.l1d.assoc; }
 int mw_l1d_mshr_free(const struct mw_sim *s, int sm) { return s->l1d[sm].mshr_entries - s->l1d[sm].mshr_used; }
 int mw_l1d_set_of(const struct mw_sim *s, uint64_t addr)
 {
-    struct mw_set_index x; /* also before the run has built its L1Ds */
+    if (s->l1d) return mw_l1d_set(&s->l1d[0], addr);
+    struct mw_set_index x; /* before the run has built its L1Ds */
     mw_set_index_init(&x, &s->cfg);
     return mw_set_index_of(&x, addr);
 }

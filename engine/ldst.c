@@ -128,7 +128,6 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     sl->flags = in->flags;
     sl->pc = in->pc;
     sl->inst = in->id;
-    sl->issue_cycle = now;
     sl->next = 0;
     sl->misses = 0;
     memset(sl->sets_seen, 0, sizeof sl->sets_seen);

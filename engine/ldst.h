@@ -32,14 +32,12 @@ struct mw_ldst_slot {
     uint64_t pc;
     uint32_t tracker;     /* loads */
     int nreq, next;
-    uint32_t lanes_total;
     struct mw_coal_req reqs[MW_WARP_SIZE * 2];
     uint8_t verdict[MW_WARP_SIZE * 2];
     uint8_t rflags[MW_WARP_SIZE * 2];
     uint64_t inst;        /* the instruction's id */
     uint32_t misses;
     uint64_t sets_seen[4];
-    uint64_t issue_cycle;
 };
 
 /* Something the SM must apply to a warp: a load's registers are ready, or a store request was acknowledged. */

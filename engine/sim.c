@@ -130,7 +130,7 @@ void mw_sim_destroy(struct mw_sim *s)
     if (s->sms)
         for (int i = 0; i < s->nsms; i++) {
             mw_sm_close_ctas(s, &s->sms[i]);
-            mw_sm_fini(s, &s->sms[i]);
+            mw_sm_fini(&s->sms[i]);
         }
     if (s->l1d)
         for (int i = 0; i < s->nsms; i++) mw_l1d_fini(s, &s->l1d[i]);

@@ -37,7 +37,6 @@ struct mw_sim {
     uint32_t next_cta, kernel_ctas, ctas_done;
     uint64_t warp_seq;
     uint32_t cta_order_rr;
-    uint64_t kernel_start_cycle;
     /* policies and the event bus (events.c) */
     struct mw_policy_inst pol[MW_SLOT_COUNT];
     uint32_t ev_mask;

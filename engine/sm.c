@@ -62,9 +62,8 @@ void mw_sm_close_ctas(struct mw_sim *s, struct mw_sm *sm)
             if (sm->ctas[k].valid) s->wl.ops->cta_close(&s->wl, sm->ctas[k].stream);
 }
 
-void mw_sm_fini(struct mw_sim *s, struct mw_sm *sm)
+void mw_sm_fini(struct mw_sm *sm)
 {
-    (void)s;
     mw_ldst_fini(&sm->ldst);
     free(sm->warps);
     free(sm->ctas);
@@ -262,6 +261,12 @@ static void ldst_apply(struct mw_sim *s, struct mw_sm *sm)
         u->slot_freed = false;
         wake_all(sm);
     }
+}
+
+/* Verdicts kept on the free MSHR count (MW_QDEP_MSHR) are asked again once it changed since epoch `before`. */
+static void mshr_changed(struct mw_sim *s, struct mw_sm *sm, uint64_t before)
+{
+    if (sm->ldst.l1->mshr_epoch != before && (sched_ops(s)->qualify_deps & MW_QDEP_MSHR)) wake_all(sm);
 }
 
 static void barrier_check(struct mw_sim *s, struct mw_sm *sm, int slot)
@@ -558,7 +563,7 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
     uint64_t mep = sm->ldst.l1->mshr_epoch;
     if (mw_ldst_cycle(s, &sm->ldst)) sm->busy = true;
     ldst_apply(s, sm);
-    if (sm->ldst.l1->mshr_epoch != mep && (sched_ops(s)->qualify_deps & MW_QDEP_MSHR)) wake_all(sm);
+    mshr_changed(s, sm, mep);
     int ns = (int)s->cfg.sm.n_schedulers;
     for (int k = 0; k < ns; k++) {
         schedule(s, sm, k, now);
@@ -592,13 +597,6 @@ void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm)
     sm->sleep_until = 0;
 }
 
-static bool sm_dirty(const struct mw_sm *sm)
-{
-    for (int k = 0; k < sm->nsched; k++)
-        if (sm->sched_dirty[k]) return true;
-    return false;
-}
-
 bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 {
     mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
@@ -606,7 +604,7 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
     if (s->failed) return true;
     /* nothing moved and nothing can before next_ready (the per-SM form of the whole GPU's next-event test) */
     if (s->cfg.sim.fast_forward && !sm->busy && mw_ldst_waits(&sm->ldst) && sm->ldst.free_at <= now + 1 &&
-        sm->next_ready > now + 1 && !sm_dirty(sm))
+        sm->next_ready > now + 1 && !mw_sm_dirty(sm))
         sm->sleep_until = sm->next_ready;
     return sm->busy;
 }
@@ -619,10 +617,10 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     sm->busy = true;
     mw_ldst_reply(s, &sm->ldst, r);
     ldst_apply(s, sm);
-    if (sm->ldst.l1->mshr_epoch != mep && (sched_ops(s)->qualify_deps & MW_QDEP_MSHR)) wake_all(sm);
+    mshr_changed(s, sm, mep);
     /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a load
      * whose other requests are still out) */
-    if (sm->sleep_until && (sm->ldst.parked != parked || sm_dirty(sm))) sm->sleep_until = 0;
+    if (sm->sleep_until && (sm->ldst.parked != parked || mw_sm_dirty(sm))) sm->sleep_until = 0;
 }
 
 

@@ -72,7 +72,7 @@ struct mw_sm {
 };
 
 int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_err *e);
-void mw_sm_fini(struct mw_sim *s, struct mw_sm *sm);
+void mw_sm_fini(struct mw_sm *sm);
 
 /* Registers a CTA of kernel k takes (allocated per warp in reg_alloc_unit chunks, as GPGPU-Sim does). */
 uint64_t mw_cta_regs(const struct mw_config *c, const struct mw_kernel *k);
@@ -91,12 +91,17 @@ static inline bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 }
 /* A packet of the reply network reached the SM; a sleeping SM wakes only if it unblocks something. */
 void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
+/* Something woke a scheduler since its last scan (data back, a barrier released, a policy action). */
+static inline bool mw_sm_dirty(const struct mw_sm *sm)
+{
+    for (int k = 0; k < sm->nsched; k++)
+        if (sm->sched_dirty[k]) return true;
+    return false;
+}
 /* Earliest core cycle the SM can act on its own (now if it has work this cycle). */
 static inline uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
 {
-    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now) return now;
-    for (int k = 0; k < sm->nsched; k++)
-        if (sm->sched_dirty[k]) return now; /* something woke a scheduler since its last scan (a policy action) */
+    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now || mw_sm_dirty(sm)) return now;
     return sm->next_ready;
 }
 /* The whole GPU's clock skipped k core cycles. */

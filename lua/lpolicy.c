@@ -34,8 +34,6 @@ const char *const mw_lway_cols[WAY_COLS] = {"line", "last_access", "fill_time", 
                                             "evictable"};
 static const char host_key = 'h';
 
-const char *mw_lua_default_policy(enum mw_point pt) { return mw_policy_default_name(pt); }
-
 /* ---- protected calls ----------------------------------------------------------------------------------- */
 
 int mw_lmsgh(lua_State *L)

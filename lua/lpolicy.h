@@ -46,7 +46,5 @@ int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, 
  * mapping name -> number and number -> name with the engine's enum numbers (from 0); prefix names them in errors
  * ("mw" -> "mw.ops is read-only"). */
 void mw_lua_set_names(lua_State *L, int idx, const char *prefix);
-/* Name of a point's C default (the fallback for hooks a Lua table leaves out). */
-const char *mw_lua_default_policy(enum mw_point pt);
 
 #endif

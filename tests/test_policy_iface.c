@@ -171,8 +171,15 @@ static void test_install_errors(void **st)
     struct mw_err e;
     assert_int_not_equal(mw_sim_set_policy(s, MW_PT_WARP_SCHED, mw_policy_find(MW_PT_L1D_BYPASS, "all"), NULL, NULL, 0, &e), 0);
     assert_string_equal(e.msg, "policy 'all' is a l1d_bypass policy, not warp_scheduler");
+    /* the empty bundle decides nothing: every slot keeps the policy it had */
+    const struct mw_policy *before[MW_SLOT_BUNDLE];
+    for (int k = 0; k < MW_SLOT_BUNDLE; k++) before[k] = s->pol[k].pol;
     assert_int_equal(mw_sim_set_policy(s, MW_PT_BUNDLE, mw_policy_find(MW_PT_BUNDLE, "none"), NULL, NULL, 0, &e), 0);
     assert_ptr_equal(mw_sim_policy(s, MW_PT_BUNDLE)->pol, mw_policy_find(MW_PT_BUNDLE, "none"));
+    for (int k = 0; k < MW_SLOT_BUNDLE; k++) {
+        assert_ptr_equal(s->pol[k].pol, before[k]);
+        assert_null(s->pol[k].bundle);
+    }
     assert_null(mw_sim_policy(s, (enum mw_point)40));
     struct mw_policy_inst bi;
     assert_int_equal(tb_init(&bi, s, NULL), 0);
