@@ -841,6 +841,15 @@ static int validate_caches(const struct mw_config *c, struct mw_err *e)
     if (rc) return rc;
     rc = validate_line(c, e, "l2", c->l2.line_bytes, FI_l2_line_bytes, c->l1d.sector_bytes, FI_l1d_sector_bytes);
     if (rc) return rc;
+    rc = validate_line(c, e, "l1i", c->l1i.line_bytes, FI_l1i_line_bytes, c->l1d.sector_bytes, FI_l1d_sector_bytes);
+    if (rc) return rc;
+    int64_t seti = c->l1i.line_bytes * c->l1i.assoc;
+    if (c->l1i.size_bytes % seti || c->l1i.size_bytes < seti)
+        return vfail(c, e, AT(FI_l1i_size_bytes, FI_l1i_assoc, FI_l1i_line_bytes),
+                     "l1i.size_bytes: %lld is not a whole number of sets of line_bytes x assoc = %lld bytes",
+                     LL(c->l1i.size_bytes), LL(seti));
+    if (!is_pow2(c->sm.inst_bytes))
+        return vfail(c, e, AT(FI_sm_inst_bytes), "sm.inst_bytes: %lld is not a power of two", LL(c->sm.inst_bytes));
     /* L1D: any whole number of sets (Linebacker's 48 KB 8-way L1D has 48); the L2 slice: a power of two */
     int64_t set1 = c->l1d.line_bytes * c->l1d.assoc;
     if (c->l1d.size_bytes % set1 || c->l1d.size_bytes < set1)

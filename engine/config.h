@@ -54,6 +54,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(sm, branch_latency, INT, 4, 1, 1000, "core cycles", "branch / control latency")                          \
     F(sm, shmem_latency, INT, 24, 1, 1000, "core cycles", "shared-memory load latency")                        \
     F(sm, const_latency, INT, 8, 1, 1000, "core cycles", "constant-cache hit latency")                         \
+    F(sm, inst_bytes, INT, 8, 4, 64, "bytes",                                                                    \
+      "code bytes per instruction of built-in models and Lua generators (Fermi 8, sm_70+ 16); traces carry PCs") \
     F(coalescer, mode, ENUM, MW_COAL_LINE, 0, 0, MW_COAL_CHOICES,                                               \
       "line: one request per 128 B segment, shrunk to 64/32 B (Fermi); sector: one per 32 B sector")          \
     F(l1d, enabled, BOOL, 1, 0, 1, "", "L1 data cache present (false: every global load goes to L2)")         \
@@ -68,6 +70,18 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l1d, alloc, ENUM, MW_ALLOC_ON_MISS, 0, 0, MW_ALLOC_CHOICES, "when a missing line takes its way")         \
     F(l1d, index, ENUM, MW_IDX_LINEAR, 0, 0, MW_IDX_CHOICES,                                                    \
       "set-index function: linear, GPGPU-Sim's Fermi hash (32 or 64 sets), or index XOR upper tag bits")       \
+    F(l1d, flush_at_kernel_end, BOOL, 0, 0, 1, "",                                                               \
+      "invalidate every SM's L1D when a kernel ends (GPGPU-Sim -gpgpu_flush_l1_cache)")                        \
+    F(l1d, bypass_cg, BOOL, 1, 0, 1, "",                                                                         \
+      "trace loads marked .CG skip L1D (PTX ld.cg, GPGPU-Sim 3.x); false: only .STRONG.GPU loads do (Accel-Sim)") \
+    F(l1i, enabled, BOOL, 0, 0, 1, "",                                                                           \
+      "fetch through an L1 instruction cache and GPGPU-Sim's fetch/decode stage (false: perfect fetch)")       \
+    F(l1i, size_bytes, INT, 2048, 128, 1048576, "bytes", "L1I capacity (-gpgpu_cache:il1 4:128:4 = 2 KB)")     \
+    F(l1i, line_bytes, INT, 128, 32, 128, "bytes", "L1I line size")                                             \
+    F(l1i, assoc, INT, 4, 1, 64, "ways", "L1I associativity")                                                   \
+    F(l1i, mshr_entries, INT, 2, 1, 4096, "entries", "L1I MSHR entries (il1 A:2:32)")                          \
+    F(l1i, mshr_max_merge, INT, 32, 1, 1024, "fetches", "fetches merged into one L1I MSHR entry")              \
+    F(l1i, miss_queue, INT, 4, 1, 4096, "requests", "L1I miss queue toward the interconnect")                  \
     F(icnt, latency, INT, 8, 1, 10000, "icnt cycles", "crossbar traversal latency")                            \
     F(icnt, flit_bytes, INT, 32, 4, 1024, "bytes", "flit size (-icnt_flit_size 32)")                           \
     F(icnt, header_bytes, INT, 8, 0, 1024, "bytes", "control bytes of a packet (address, ids)")                \
@@ -84,6 +98,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l2, miss_queue, INT, 8, 1, 4096, "requests", "L2 miss queue toward DRAM")                              \
     F(l2, input_queue, INT, 8, 1, 4096, "requests", "requests buffered at a slice's input")                  \
     F(l2, interleave_bytes, INT, 256, 32, 1 << 20, "bytes", "partition interleaving chunk (dramid@8)")        \
+    F(l2, sectored, BOOL, 0, 0, 1, "",                                                                           \
+      "a read or write of several sectors is looked up, merged and fetched per 32 B sector (Accel-Sim's L2)")  \
     F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed L2<->DRAM pipeline delay (-dram_latency 100)")  \
     F(dram, banks, INT, 16, 1, 64, "banks", "banks per channel")                                               \
     F(dram, bank_groups, INT, 1, 1, 16, "groups", "bank groups (1 = off; GTX480 nbkgrp=4)")                    \
@@ -166,8 +182,12 @@ struct mw_config {
         int64_t max_threads, max_warps, max_ctas, registers, reg_alloc_unit, shmem_bytes, n_schedulers,
             issue_width, ibuffer_size, alu_units, alu_latency, alu_interval, dp_latency, dp_interval, sfu_units,
             sfu_latency, sfu_interval, tensor_latency, tensor_interval, branch_latency, shmem_latency,
-            const_latency;
+            const_latency, inst_bytes;
     } sm;
+    struct {
+        bool enabled;
+        int64_t size_bytes, line_bytes, assoc, mshr_entries, mshr_max_merge, miss_queue;
+    } l1i;
     struct {
         int mode;
     } coalescer;
@@ -177,6 +197,7 @@ struct mw_config {
             miss_queue;
         int alloc;
         int index;
+        bool flush_at_kernel_end, bypass_cg;
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue;
@@ -184,6 +205,7 @@ struct mw_config {
     struct {
         int64_t n_partitions, subpartitions, slice_bytes, line_bytes, assoc, latency, mshr_entries,
             mshr_max_merge, miss_queue, input_queue, interleave_bytes;
+        bool sectored;
     } l2;
     struct {
         int64_t latency, banks, bank_groups, bus_bytes, burst_length, data_rate, tCL, tCWL, tRCD, tRCDWR, tRP,
@@ -231,6 +253,10 @@ static inline int mw_l1d_sets(const struct mw_config *c)
 static inline int mw_l2_sets(const struct mw_config *c)
 {
     return (int)(c->l2.slice_bytes / (c->l2.line_bytes * c->l2.assoc));
+}
+static inline int mw_l1i_sets(const struct mw_config *c)
+{
+    return (int)(c->l1i.size_bytes / (c->l1i.line_bytes * c->l1i.assoc));
 }
 static inline int mw_n_slices(const struct mw_config *c) { return (int)(c->l2.n_partitions * c->l2.subpartitions); }
 

@@ -3,11 +3,54 @@
 
 #include "sm.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Code addresses: each distinct kernel name gets its own range (a relaunch of the same kernel reuses its code),
+ * 16 MB apart from MW_CODE_BASE, so PC-indexed tables and the instruction cache never mix kernels. */
+#define MW_CODE_BASE 0xF0000000ull
+#define MW_CODE_SPAN 0x1000000ull
+
+static int code_base(struct mw_sim *s, const char *name, uint64_t *base, struct mw_err *e)
+{
+    int i = 0;
+    while (i < s->ncode && strcmp(s->code_names[i], name) != 0) i++;
+    if (i == s->ncode) {
+        if (s->ncode == s->capcode) {
+            int cap = s->capcode ? 2 * s->capcode : 8;
+            char(*n)[128] = realloc(s->code_names, (size_t)cap * sizeof *n);
+            if (!n) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+            s->code_names = n;
+            s->capcode = cap;
+        }
+        snprintf(s->code_names[i], sizeof s->code_names[i], "%s", name);
+        s->ncode++;
+    }
+    *base = MW_CODE_BASE + (uint64_t)i * MW_CODE_SPAN;
+    return 0;
+}
+
+uint64_t mw_code_addr(const struct mw_sim *s, uint64_t fe_pc)
+{
+    if (s->pcs_scaled) fe_pc = fe_pc / 16 * (uint64_t)s->cfg.sm.inst_bytes;
+    return s->kern.code_base + fe_pc;
+}
+
+uint64_t mw_code_offset(const struct mw_sim *s, uint64_t pc)
+{
+    if (pc < MW_CODE_BASE) return pc; /* not a code address */
+    uint64_t off = (pc - MW_CODE_BASE) % MW_CODE_SPAN;
+    return s->pcs_scaled ? off / (uint64_t)s->cfg.sm.inst_bytes * 16 : off;
+}
+
 int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
 {
     if (s->kernel_active) {
         if (s->ctas_done < s->kernel_ctas) return 0;
         s->kernel_active = false;
+        if (s->cfg.l1d.flush_at_kernel_end)
+            for (int i = 0; i < s->nsms; i++) mw_l1d_flush(s, i);
         if (mw_wants(s, MW_EV_KERNEL_END)) {
             struct mw_event ev = {.kind = MW_EV_KERNEL_END, .value = s->kern.id, .cycle = mw_core_now(s)};
             mw_emit(s, &ev);
@@ -32,6 +75,8 @@ int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
         if (regs > (uint64_t)c->sm.registers)
             return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "kernel '%s': a CTA needs %llu registers, the SM has %lld",
                               s->kern.name, (unsigned long long)regs, (long long)c->sm.registers);
+        rc = code_base(s, s->kern.name, &s->kern.code_base, e);
+        if (rc) return rc;
         s->kernel_active = true;
         s->kernel_ctas = mw_kernel_ctas(&s->kern);
         s->next_cta = 0;

@@ -148,6 +148,11 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         bool invalidated = false;
         if (c->l1d.enabled) {
             int way = mw_tags_find(&l1->tags, q->set, q->line);
+            /* GPGPU-Sim counts a write-through store as an access: a hit on a present line, a pending hit on a
+             * line being filled, a miss on an absent one */
+            l1->st.gpgpusim_accesses++;
+            if (way < 0) l1->st.gpgpusim_misses++;
+            else if (mw_tags_line(&l1->tags, q->set, way)->pending) l1->st.gpgpusim_pending_hits++;
             if (way >= 0) {
                 struct mw_line *l = mw_tags_line(&l1->tags, q->set, way);
                 if (!l->pending) {
@@ -173,7 +178,8 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     }
 
     /* loads and atomics */
-    bool bypass = op == MW_OP_ATOMIC || !c->l1d.enabled || (a->inst_flags & MW_IF_BYPASS_L1);
+    bool bypass = op == MW_OP_ATOMIC || !c->l1d.enabled || (a->inst_flags & MW_IF_BYPASS_L1) ||
+                  ((a->inst_flags & MW_IF_CG) && c->l1d.bypass_cg);
     bool probe_only = false;
     if (!bypass) {
         uint8_t *vd = a->verdict;
@@ -221,6 +227,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         l->warp = (uint16_t)a->warp;
         l1->st.accesses++;
         l1->st.hits++;
+        l1->st.gpgpusim_accesses++;
         struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
         const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
         if (ops->touch) {
@@ -250,6 +257,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         if (lat) {
             l1->st.accesses++;
             l1->st.victim_hits++;
+            l1->st.gpgpusim_accesses++;
             if (mw_wants(s, MW_EV_L1D_HIT)) {
                 struct mw_event ev = {.kind = MW_EV_L1D_HIT, .sm = l1->sm, .warp = a->warp, .pc = a->pc,
                                       .addr = q->line, .set = q->set, .way = -1, .value = 1, .cycle = now,
@@ -281,6 +289,10 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     if (l && !need_fetch) l1->st.hit_reserved++;
     else if (l) l1->st.sector_misses++;
     if (m) l1->st.mshr_merges++;
+    /* GPGPU-Sim: what is already on its way is a pending hit; anything that must be fetched a miss */
+    l1->st.gpgpusim_accesses++;
+    if (need_fetch) l1->st.gpgpusim_misses++;
+    else l1->st.gpgpusim_pending_hits++;
     if (!m) {
         int k = mshr_free_index(l1);
         m = &l1->mshr[k];
@@ -337,6 +349,8 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
 
 void mw_l1d_count_fail(struct mw_l1d *l1, int cause, uint64_t n)
 {
+    if (cause == MW_STALL_LINE_ALLOC || cause == MW_STALL_MSHR || cause == MW_STALL_MISS_QUEUE)
+        l1->st.gpgpusim_reservation_fails += n;
     switch (cause) {
     case MW_STALL_LINE_ALLOC: l1->st.line_alloc_fail += n; break;
     case MW_STALL_MSHR: l1->st.mshr_fail += n; break;

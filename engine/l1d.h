@@ -29,7 +29,11 @@
     X(sector_misses, "misses on a present line lacking sectors", "req", SUM)                            \
     X(victim_hits, "load requests served by the replacement policy's victim storage", "req", SUM)       \
     X(injected_reads, "line reads injected by a policy (mw_inject)", "req", SUM)                        \
-    X(injected_writes, "line writes injected by a policy (mw_inject)", "req", SUM)
+    X(injected_writes, "line writes injected by a policy (mw_inject)", "req", SUM)                     \
+    X(gpgpusim_accesses, "GPGPU-Sim accounting: hits + misses + pending hits, stores included", "req", SUM) \
+    X(gpgpusim_misses, "GPGPU-Sim accounting: load misses, sector misses, stores to an absent line", "req", SUM) \
+    X(gpgpusim_pending_hits, "GPGPU-Sim accounting: loads merged into a line or MSHR entry in flight", "req", SUM) \
+    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of

@@ -49,8 +49,16 @@ static int l2_set(const struct mw_sim *s, const struct mw_l2 *l2, uint64_t addr)
 
 static uint8_t full_mask(const struct mw_sim *s) { return (uint8_t)((1u << (s->cfg.l2.line_bytes / SECTOR)) - 1); }
 
-static void reply(struct mw_l2 *l2, struct mw_req *r)
+/* r is answered (read data or write acknowledgement). One sector of a split request answers its request once
+ * the last of its sectors is done. */
+static void reply(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r)
 {
+    if (r->flags & MW_RQ_SECTOR) {
+        struct mw_req *p = (struct mw_req *)r->owner;
+        mw_req_free(&s->pool, r);
+        if (--p->parts) return;
+        r = p;
+    }
     r->flags |= MW_RQ_REPLY;
     mw_fifo_push(&l2->replies, r);
 }
@@ -147,7 +155,7 @@ void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t n
     while (r) {
         struct mw_req *n = r->next;
         if (r->flags & MW_RQ_ATOMIC) l->dirty |= r->sectors;
-        reply(l2, r);
+        reply(s, l2, r);
         r = n;
     }
     memset(m, 0, sizeof *m);
@@ -155,10 +163,10 @@ void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t n
     l2->mshr_used--;
 }
 
-static struct mw_l2mshr *mshr_find(struct mw_sim *s, struct mw_l2 *l2, uint64_t line)
+static struct mw_l2mshr *mshr_find(struct mw_sim *s, struct mw_l2 *l2, uint64_t key)
 {
     for (int i = 0; i < s->cfg.l2.mshr_entries; i++)
-        if (l2->mshr_key[i] == line) return &l2->mshr[i];
+        if (l2->mshr_key[i] == key) return &l2->mshr[i];
     return NULL;
 }
 
@@ -175,24 +183,29 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
         l2->st.writes++;
         if (l) l2->st.hits++;
         else l2->st.misses++;
+        l2->st.gpgpusim_accesses++;
+        if (!l || (c->l2.sectored && (r->sectors & ~l->valid))) l2->st.gpgpusim_misses++;
         way = install(s, l2, line, now);
         l = mw_tags_line(&l2->tags, set, way);
         l->valid |= r->sectors;
         l->dirty |= r->sectors;
-        reply(l2, r); /* write acknowledgement */
+        reply(s, l2, r); /* write acknowledgement */
         return true;
     }
     if (l && (r->sectors & ~l->valid) == 0) {
         l2->st.accesses++;
         l2->st.reads++;
         l2->st.hits++;
+        l2->st.gpgpusim_accesses++;
         l->last_access = now;
         l2_note(s, l2, set, way, false);
         if (r->flags & MW_RQ_ATOMIC) l->dirty |= r->sectors;
-        reply(l2, r);
+        reply(s, l2, r);
         return true;
     }
-    struct mw_l2mshr *m = mshr_find(s, l2, line);
+    /* a sectored L2 keeps one MSHR entry per sector (the request is one sector), a line L2 one per line */
+    uint64_t key = c->l2.sectored ? line + (uint64_t)__builtin_ctz(r->sectors) * SECTOR : line;
+    struct mw_l2mshr *m = mshr_find(s, l2, key);
     uint64_t age = mw_core_now(s) - r->t_create;
     if (m) {
         if (m->nwait >= c->l2.mshr_max_merge) return false;
@@ -208,6 +221,8 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
         l2->st.reads++;
         l2->st.misses++;
         l2->st.mshr_merges++;
+        l2->st.gpgpusim_accesses++;
+        l2->st.gpgpusim_pending_hits++;
         if (r->sm != m->first_sm) l2->st.merges_cross_sm++;
         r->next = NULL;
         m->wait_tail->next = r;
@@ -224,20 +239,23 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     l2->st.accesses++;
     l2->st.reads++;
     l2->st.misses++;
+    l2->st.gpgpusim_accesses++;
+    l2->st.gpgpusim_misses++;
     int free_i = 0;
     while (l2->mshr_key[free_i] != MW_NO_TAG) free_i++; /* one is free: mshr_used < entries */
     m = &l2->mshr[free_i];
     l2->mshr_used++;
     memset(m, 0, sizeof *m);
-    l2->mshr_key[free_i] = line;
+    l2->mshr_key[free_i] = key;
     m->first_sm = r->sm;
     m->nwait = 1;
     m->age_sum = age;
     r->next = NULL;
     m->wait_head = m->wait_tail = r;
-    uint8_t fetch = (uint8_t)(full_mask(s) & ~(l ? l->valid : 0));
+    uint8_t fetch = c->l2.sectored ? r->sectors : (uint8_t)(full_mask(s) & ~(l ? l->valid : 0));
     m->sectors = fetch;
     struct mw_req *d = new_dram_req(s, l2, line, fetch, MW_REQ_READ);
+    if (c->l2.sectored) d->dram_addr = mw_addr_local(s, key); /* the sector's column */
     d->flags |= MW_RQ_L2_FILL;
     d->owner = m;
     d->sm = r->sm;
@@ -264,15 +282,35 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
         if (!lookup(s, l2, r, now)) {
             mw_fifo_push_front(&l2->pipe, r);
             l2->st.reservation_fail++;
+            l2->st.gpgpusim_reservation_fails++;
         }
     }
-    /* 4. accept one request from the interconnect */
+    /* 4. accept one request from the interconnect; a sectored L2 splits a request of several sectors into one
+     * lookup per sector (each an access of its own), entering the pipe together */
     if (!mw_fifo_full(&l2->pipe)) {
         struct mw_req *in = mw_xbar_peek(s->req_net, l2->id, now_fs);
-        if (in) {
+        int parts = in && c->l2.sectored && !(in->flags & MW_RQ_ATOMIC) ? mw_popcount32(in->sectors) : 1;
+        if (in && l2->pipe.n + parts <= l2->pipe.cap) {
             mw_xbar_pop(s->req_net, l2->id);
             in->t_ready = now_fs + (uint64_t)c->l2.latency * pl2;
-            mw_fifo_push(&l2->pipe, in);
+            if (parts == 1) {
+                mw_fifo_push(&l2->pipe, in);
+            } else {
+                in->parts = (uint8_t)parts;
+                l2->st.sector_splits++;
+                for (int b = 0; b < 8; b++) {
+                    if (!(in->sectors >> b & 1u)) continue;
+                    struct mw_req *q = mw_req_alloc(&s->pool);
+                    uint32_t id = q->id;
+                    *q = *in;
+                    q->id = id;
+                    q->sectors = (uint8_t)(1u << b);
+                    q->size = SECTOR;
+                    q->flags |= MW_RQ_SECTOR;
+                    q->owner = in;
+                    mw_fifo_push(&l2->pipe, q);
+                }
+            }
         }
     }
     /* (5. the miss queue's head enters the pipe to DRAM: engine/partition.c) */

@@ -21,7 +21,12 @@
     X(merges_cross_sm, "merges whose SM differs from the entry's first requester", "req", SUM)           \
     X(reservation_fail, "cycles the pipeline head could not reserve MSHR / miss queue", "L2 cycles", SUM) \
     X(writebacks, "dirty lines written back to DRAM", "line", SUM)                                      \
-    X(fills, "lines filled from DRAM", "line", SUM)
+    X(fills, "lines filled from DRAM", "line", SUM)                                                      \
+    X(sector_splits, "requests split into per-sector lookups (l2.sectored)", "req", SUM)               \
+    X(gpgpusim_accesses, "GPGPU-Sim accounting: hits + misses + pending hits (per sector when sectored)", "req", SUM) \
+    X(gpgpusim_misses, "GPGPU-Sim accounting: misses and sector misses", "req", SUM)                   \
+    X(gpgpusim_pending_hits, "GPGPU-Sim accounting: reads merged into a fetch in flight", "req", SUM)   \
+    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: lookups that could not reserve", "attempt", SUM)
 MW_STATS_DECLARE(l2, MW_L2_STATS)
 
 struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a line */

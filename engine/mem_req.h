@@ -14,6 +14,8 @@ enum mw_req_flags {
     MW_RQ_WRITEBACK = 1u << 3, /* L2 dirty eviction going to DRAM; no reply */
     MW_RQ_ATOMIC = 1u << 4,    /* performed at L2: read-modify-write, data returned */
     MW_RQ_INJECTED = 1u << 5,  /* made by a policy (mw_inject): nobody waits for it; inst = the policy's tag */
+    MW_RQ_INST = 1u << 6,      /* a code line for the L1 instruction cache */
+    MW_RQ_SECTOR = 1u << 7,    /* one sector of a sectored L2's split request; owner = the request it is part of */
 };
 
 struct mw_req {
@@ -28,6 +30,7 @@ struct mw_req {
     uint16_t slice;     /* L2 slice (global index) */
     uint16_t partition; /* memory partition = DRAM channel */
     uint16_t port;      /* interconnect destination port while queued for injection */
+    uint8_t parts;      /* sectored L2: sector lookups of this request not yet answered */
     uint32_t inst;      /* LDST instruction slot waiting for the reply (bypassed loads) */
     uint64_t pc;
     uint64_t t_create;  /* core cycle the SM created it (ages, latency stats) */

@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "icnt.h"
 #include "l1d.h"
+#include "l1i.h"
 #include "partition.h"
 #include "sm.h"
 
@@ -88,11 +89,12 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->nparts = (int)c->l2.n_partitions;
     s->sms = calloc((size_t)s->nsms, sizeof *s->sms);
     s->l1d = calloc((size_t)s->nsms, sizeof *s->l1d);
+    s->l1i = calloc((size_t)s->nsms, sizeof *s->l1i);
     s->l2 = calloc((size_t)s->nslices, sizeof *s->l2);
     s->parts = calloc((size_t)s->nparts, sizeof *s->parts);
     s->req_net = calloc(1, sizeof *s->req_net);
     s->reply_net = calloc(1, sizeof *s->reply_net);
-    if (!s->sms || !s->l1d || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
+    if (!s->sms || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     /* each policy's per-line bytes get their own offset in every L1D line's policy area */
     size_t meta = 0;
@@ -105,7 +107,8 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->l1_meta_bytes = meta;
     for (int i = 0; i < s->nsms; i++) {
         int rc = mw_l1d_init(s, &s->l1d[i], i, e);
-        if (!rc) rc = mw_sm_init(s, &s->sms[i], i, &s->l1d[i], e);
+        if (!rc) rc = mw_l1i_init(s, &s->l1i[i], i, e);
+        if (!rc) rc = mw_sm_init(s, &s->sms[i], i, &s->l1d[i], c->l1i.enabled ? &s->l1i[i] : NULL, e);
         if (rc) return rc;
     }
     uint64_t pi = s->clk[MW_CLK_ICNT].period_fs;
@@ -134,6 +137,8 @@ void mw_sim_destroy(struct mw_sim *s)
         }
     if (s->l1d)
         for (int i = 0; i < s->nsms; i++) mw_l1d_fini(s, &s->l1d[i]);
+    if (s->l1i)
+        for (int i = 0; i < s->nsms; i++) mw_l1i_fini(s, &s->l1i[i]);
     if (s->l2)
         for (int i = 0; i < s->nslices; i++) mw_l2_fini(s, &s->l2[i]);
     if (s->parts)
@@ -142,6 +147,8 @@ void mw_sim_destroy(struct mw_sim *s)
     if (s->reply_net) mw_xbar_fini(s->reply_net);
     free(s->sms);
     free(s->l1d);
+    free(s->l1i);
+    free(s->code_names);
     free(s->l2);
     free(s->parts);
     free(s->req_net);
@@ -158,6 +165,7 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
     if (s->have_wl) mw_workload_close(&s->wl);
     s->wl = *w;
     s->have_wl = true;
+    s->pcs_scaled = !w->ops->kind || strcmp(w->ops->kind, "trace") != 0;
     memset(w, 0, sizeof *w);
     return 0;
 }
@@ -384,6 +392,8 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                            per_instance);
     mw_stat_list_add_group(out, "l1d", mw_l1d_stat_descs, mw_l1d_stat_count, &s->l1d[0].st, sizeof s->l1d[0],
                            s->nsms, per_instance);
+    mw_stat_list_add_group(out, "l1i", mw_l1i_stat_descs, mw_l1i_stat_count, &s->l1i[0].st, sizeof s->l1i[0],
+                           s->nsms, per_instance);
     mw_stat_list_add_group(out, "icnt.req", mw_icnt_stat_descs, mw_icnt_stat_count, &s->req_net->st,
                            sizeof s->req_net->st, 1, false);
     mw_stat_list_add_group(out, "icnt.reply", mw_icnt_stat_descs, mw_icnt_stat_count, &s->reply_net->st,
@@ -403,6 +413,12 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
 #define GET(n) sget(out, n)
     mw_stat_list_add(out, "l1d.miss_rate", ratio(GET("l1d.misses"), GET("l1d.accesses")), "L1D misses / accesses", "");
     mw_stat_list_add(out, "l2.miss_rate", ratio(GET("l2.misses"), GET("l2.accesses")), "L2 misses / accesses", "");
+    mw_stat_list_add(out, "l1d.gpgpusim_miss_rate", ratio(GET("l1d.gpgpusim_misses"), GET("l1d.gpgpusim_accesses")),
+                     "GPGPU-Sim's L1D_total_cache_miss_rate (stores included, pending hits not misses)", "");
+    mw_stat_list_add(out, "l2.gpgpusim_miss_rate", ratio(GET("l2.gpgpusim_misses"), GET("l2.gpgpusim_accesses")),
+                     "GPGPU-Sim's L2_total_cache_miss_rate (per sector when l2.sectored)", "");
+    mw_stat_list_add(out, "l1i.miss_rate", ratio(GET("l1i.misses"), GET("l1i.accesses")),
+                     "L1I fetches that sent a line request / fetches", "");
     mw_stat_list_add(out, "dram.avg_read_latency", ratio(GET("dram.read_latency_sum"), GET("dram.reads_done")),
                      "mean DRAM read latency, queue entry to last data beat", "dram cycles");
     double cols = GET("dram.row_hits") + GET("dram.row_misses") + GET("dram.row_conflicts");

@@ -52,6 +52,12 @@ bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w); /* waiting at __
 int mw_warp_cta(const struct mw_sim *s, int sm, int w);      /* hardware CTA slot */
 const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w); /* NULL if none decoded */
 uint64_t mw_warp_insts(const struct mw_sim *s, int sm, int w);
+/* Instruction PCs are code addresses: each kernel name has its own range (from 0xF0000000, 16 MB apart), a built-in
+ * model's or Lua generator's PC (16 B per instruction) scaled to sm.inst_bytes, a trace's PC as it is. These map a
+ * code address back to the front end's kernel-relative PC, and give the code address of a front-end PC in the
+ * running kernel. */
+uint64_t mw_code_offset(const struct mw_sim *s, uint64_t pc);
+uint64_t mw_code_addr(const struct mw_sim *s, uint64_t fe_pc);
 int mw_sm_resident_ctas(const struct mw_sim *s, int sm);
 uint64_t mw_sm_warp_insts(const struct mw_sim *s, int sm);    /* warp instructions issued so far */
 int mw_sim_l1d_sets(const struct mw_sim *s);

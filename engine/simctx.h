@@ -13,6 +13,7 @@
 
 struct mw_sm;
 struct mw_l1d;
+struct mw_l1i;
 struct mw_xbar;
 struct mw_l2;
 struct mw_partition;
@@ -42,6 +43,10 @@ struct mw_sim {
     uint32_t ev_mask;
     uint64_t next_window;        /* earliest of the policies' own windows (MW_NEVER: none) */
     uint64_t inst_seq;           /* last instruction id given out */
+    /* code layout (dispatch.c): each distinct kernel name gets its own code address range */
+    char (*code_names)[128];
+    int ncode, capcode;
+    bool pcs_scaled;             /* the front end's PCs are 16 B per instruction (built-in models, Lua), not real */
     size_t l1_meta_bytes;        /* policy bytes per L1D line, all policies together (pi->meta_off splits them) */
     /* clocks */
     struct mw_clock clk[MW_CLK_N];
@@ -51,6 +56,7 @@ struct mw_sim {
     struct mw_sm *sms;
     int nsms;
     struct mw_l1d *l1d;          /* one per SM */
+    struct mw_l1i *l1i;          /* one per SM (used when l1i.enabled) */
     struct mw_xbar *req_net, *reply_net;
     struct mw_l2 *l2;            /* slices, partition-major */
     int nslices;

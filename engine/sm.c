@@ -5,24 +5,27 @@
 #include "sm.h"
 
 #include "l1d.h"
+#include "l1i.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 MW_STATS_DEFINE(sm, MW_SM_STATS)
 
-enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY };
+enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY, R_FETCH };
 
 static uint64_t *pipes_alloc(int n)
 {
     return calloc((size_t)(n > 0 ? n : 1), sizeof(uint64_t));
 }
 
-int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_err *e)
+int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_l1i *l1i, struct mw_err *e)
 {
     const struct mw_config *c = &s->cfg;
     memset(sm, 0, sizeof *sm);
     sm->id = id;
+    sm->l1i = l1i;
+    sm->fb_warp = -1;
     sm->nwarps = (int)c->sm.max_warps;
     sm->warps = calloc((size_t)sm->nwarps, sizeof *sm->warps);
     sm->ctas = calloc((size_t)c->sm.max_ctas, sizeof *sm->ctas);
@@ -156,7 +159,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
         wp->cta_slot = (uint16_t)slot;
         wp->warp_in_cta = placed++;
         wp->age = s->warp_seq++;
-        fetch(s, sm, wp);
+        if (!sm->l1i) fetch(s, sm, wp);
         if (s->failed) {
             *e = s->fail_err;
             return e->code;
@@ -165,6 +168,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     sm->st.ctas_launched++;
     s->gst.ctas++;
     wake_all(sm);
+    if (sm->l1i) sm->fetch_busy = true; /* its warps fetch their first instructions */
     if (mw_wants(s, MW_EV_CTA_LAUNCH)) {
         struct mw_event ev = {.kind = MW_EV_CTA_LAUNCH, .sm = sm->id, .cta = slot, .value = cta,
                               .aux = cs->nwarps, .cycle = mw_core_now(s)};
@@ -173,29 +177,44 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     return 0;
 }
 
+/* The code address of a front end's PC in the running kernel: traces give real code offsets, built-in models
+ * and Lua generators one instruction per 16 B (scaled to sm.inst_bytes). */
+static inline uint64_t code_addr(const struct mw_sim *s, uint64_t pc)
+{
+    if (s->pcs_scaled) pc = pc / 16 * (uint64_t)s->cfg.sm.inst_bytes;
+    return s->kern.code_base + pc; /* mw_code_addr, inline on this path */
+}
+
+/* The warp's next instruction from the workload into the ring slot after the decoded ones (and the look-ahead):
+ * 1 pulled, 0 the stream has ended, -1 the workload failed. */
+static int pull(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
+{
+    struct mw_cta_slot *cs = &sm->ctas[w->cta_slot];
+    struct mw_inst *in = &w->ib[(w->ib_head + w->ib_n + w->ib_look) % MW_IB_MAX];
+    struct mw_err e;
+    int rc = s->wl.ops->warp_next(&s->wl, cs->stream, w->warp_in_cta, in, &e);
+    if (rc < 0) {
+        mw_sim_fail(s, &e);
+        return -1;
+    }
+    if (rc == 0) {
+        w->stream_done = 1;
+        return 0;
+    }
+    in->id = 0; /* given at issue; a front end may leave an older one in the slot */
+    in->pc = code_addr(s, in->pc);
+    if (in->op == MW_OP_EXIT) w->stream_done = 1;
+    return 1;
+}
+
+/* Fill the warp's instruction buffer from the workload (perfect fetch; with an L1I, decode()). */
 static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
 {
     int cap = (int)s->cfg.sm.ibuffer_size;
-    struct mw_cta_slot *cs = &sm->ctas[w->cta_slot];
     while (!w->stream_done && w->ib_n < cap) {
-        struct mw_inst *in = &w->ib[(w->ib_head + w->ib_n) % MW_IB_MAX];
-        struct mw_err e;
-        int rc = s->wl.ops->warp_next(&s->wl, cs->stream, w->warp_in_cta, in, &e);
-        if (rc < 0) {
-            mw_sim_fail(s, &e);
-            return;
-        }
-        if (rc == 0) {
-            w->stream_done = 1;
-            break;
-        }
+        if (pull(s, sm, w) <= 0) break;
         if (w->ib_n == 0) w->qv = 0; /* a new head instruction */
-        in->id = 0;                  /* given at issue; a front end may leave an older one in the slot */
         w->ib_n++;
-        if (in->op == MW_OP_EXIT) {
-            w->stream_done = 1;
-            break;
-        }
     }
 }
 
@@ -345,7 +364,7 @@ static int warp_status(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *wp, u
 {
     if (wp->state == MW_W_BARRIER) return R_BARRIER;
     if (wp->state != MW_W_ACTIVE) return R_IDLE;
-    if (wp->ib_n == 0) return R_IBUF;
+    if (wp->ib_n == 0) return wp->imiss ? R_FETCH : R_IBUF;
     if (now < wp->wake) {
         if (wp->wake != MW_NEVER) sm->next_ready = mw_min_u64(sm->next_ready, wp->wake);
         return wp->wake == MW_NEVER ? R_SB_MEM : R_SB_ALU;
@@ -431,12 +450,13 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
         warp_exit(s, sm, w);
         return;
     }
-    fetch(s, sm, wp);
-    if (wp->ib_n == 0 && wp->stream_done && wp->state == MW_W_ACTIVE) warp_exit(s, sm, w); /* no EXIT op */
+    if (!sm->l1i) fetch(s, sm, wp);
+    if (wp->ib_n == 0 && !wp->ib_look && wp->stream_done && wp->state == MW_W_ACTIVE) warp_exit(s, sm, w); /* no EXIT */
 }
 
-static const int stall_rank[] = {[R_ISSUED] = 99, [R_IDLE] = 0,   [R_IBUF] = 1,   [R_BARRIER] = 2, [R_SB_MEM] = 3,
-                                 [R_SB_ALU] = 4,  [R_PIPE] = 5,   [R_LDST] = 6,   [R_POLICY] = 7,  [R_READY] = 8};
+static const int stall_rank[] = {[R_ISSUED] = 99, [R_IDLE] = 0,   [R_FETCH] = 1,  [R_IBUF] = 2,  [R_BARRIER] = 3,
+                                 [R_SB_MEM] = 4,  [R_SB_ALU] = 5, [R_PIPE] = 6,   [R_LDST] = 7,  [R_POLICY] = 8,
+                                 [R_READY] = 9};
 
 static void count_stall(struct mw_sm *sm, int reason, uint64_t n)
 {
@@ -444,6 +464,7 @@ static void count_stall(struct mw_sm *sm, int reason, uint64_t n)
     case R_ISSUED: sm->st.issued += n; break;
     case R_IDLE: sm->st.stall_idle += n; break;
     case R_IBUF: sm->st.stall_ibuffer += n; break;
+    case R_FETCH: sm->st.stall_fetch += n; break;
     case R_BARRIER: sm->st.stall_barrier += n; break;
     case R_SB_MEM: sm->st.stall_scoreboard_mem += n; break;
     case R_SB_ALU: sm->st.stall_scoreboard_alu += n; break;
@@ -543,12 +564,76 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     sm->next_ready = mw_min_u64(sm->next_ready, outer_next);
 }
 
+/* ---- the fetch stage (with an L1I) ---- */
+
+/* The fetch buffer's warp: its next instructions enter its instruction buffer (GPGPU-Sim decodes two). */
+static void decode(struct mw_sim *s, struct mw_sm *sm, int wi)
+{
+    struct mw_warp *w = &sm->warps[wi];
+    if (w->ib_look) {
+        w->ib_look = 0;
+        if (w->ib_n == 0) w->qv = 0;
+        w->ib_n++;
+    }
+    fetch(s, sm, w);
+    if (s->failed) return;
+    sm->sched_dirty[wi % sm->nsched] = true;
+    if (w->ib_n == 0 && w->stream_done && w->state == MW_W_ACTIVE) warp_exit(s, sm, wi); /* no EXIT */
+}
+
+/* One cycle after the schedulers (GPGPU-Sim's order: issue, decode, fetch): decode what the fetch buffer holds,
+ * then fetch for one warp: a warp whose code line arrived, else the next warp after the last fetched whose
+ * instruction buffer is empty and which is not waiting for a line. */
+static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
+{
+    struct mw_l1i *c = sm->l1i;
+    bool did = false, found = false;
+    if (sm->fb_warp >= 0) {
+        int w = sm->fb_warp;
+        sm->fb_warp = -1;
+        decode(s, sm, w);
+        if (s->failed) return;
+        did = true;
+    }
+    int w = mw_l1i_pop_ready(c);
+    if (w >= 0) {
+        sm->warps[w].imiss = 0;
+        sm->fb_warp = w;
+        did = true;
+    } else {
+        for (int i = 0; i < sm->nwarps; i++) {
+            int wi = sm->last_fetched + 1 + i;
+            if (wi >= sm->nwarps) wi -= sm->nwarps;
+            struct mw_warp *wp = &sm->warps[wi];
+            if ((wp->state != MW_W_ACTIVE && wp->state != MW_W_BARRIER) || wp->imiss || wp->ib_n) continue;
+            if (!wp->ib_look) {
+                int rc = wp->stream_done ? 0 : pull(s, sm, wp);
+                if (rc < 0) return;
+                if (rc == 0) { /* nothing left to fetch: a warp without an EXIT ends here */
+                    if (wp->state == MW_W_ACTIVE) warp_exit(s, sm, wi);
+                    continue;
+                }
+                wp->ib_look = 1;
+            }
+            sm->last_fetched = wi;
+            found = true;
+            int r = mw_l1i_access(s, c, wp->ib[(wp->ib_head + wp->ib_n) % MW_IB_MAX].pc, wi);
+            if (r == MW_L1I_HIT) sm->fb_warp = wi;
+            else if (r == MW_L1I_MISS) wp->imiss = 1;
+            break;
+        }
+    }
+    did |= mw_l1i_drain(s, c);
+    sm->fetch_busy = sm->fb_warp >= 0 || mw_l1i_has_work(c) || found;
+    if (did) sm->busy = true;
+}
+
 static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
 {
     uint64_t now = mw_core_now(s);
     sm->busy = false;
     sm->next_ready = MW_NEVER;
-    if (sm->resident_warps == 0 && mw_ldst_idle(&sm->ldst)) {
+    if (sm->resident_warps == 0 && mw_ldst_idle(&sm->ldst) && !sm->fetch_busy) {
         for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE;
         sm->st.issue_slots += (uint64_t)s->cfg.sm.n_schedulers;
         sm->st.stall_idle += (uint64_t)s->cfg.sm.n_schedulers;
@@ -569,6 +654,7 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
         schedule(s, sm, k, now);
         if (s->failed) return;
     }
+    if (sm->l1i) fetch_stage(s, sm);
     sm->next_ready = mw_min_u64(sm->next_ready, sm->recheck_at);
     sm->st.issue_slots += (uint64_t)ns;
 }
@@ -604,7 +690,7 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
     if (s->failed) return true;
     /* nothing moved and nothing can before next_ready (the per-SM form of the whole GPU's next-event test) */
     if (s->cfg.sim.fast_forward && !sm->busy && mw_ldst_waits(&sm->ldst) && sm->ldst.free_at <= now + 1 &&
-        sm->next_ready > now + 1 && !mw_sm_dirty(sm))
+        sm->next_ready > now + 1 && !mw_sm_dirty(sm) && !sm->fetch_busy)
         sm->sleep_until = sm->next_ready;
     return sm->busy;
 }
@@ -612,6 +698,13 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
 {
     mw_sm_settle(s, sm);
+    if (r->flags & MW_RQ_INST) { /* a code line: its waiting warps go to the fetch stage from the next cycle */
+        mw_l1i_fill(s, sm->l1i, r);
+        sm->busy = true;
+        sm->fetch_busy = true;
+        sm->sleep_until = 0;
+        return;
+    }
     int parked = sm->ldst.parked;
     uint64_t mep = sm->ldst.l1->mshr_epoch;
     sm->busy = true;

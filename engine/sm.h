@@ -15,7 +15,10 @@ enum mw_warp_state { MW_W_FREE = 0, MW_W_ACTIVE, MW_W_BARRIER, MW_W_EXITED };
 struct mw_warp {
     uint8_t state;
     uint8_t stream_done;  /* workload has no more instructions */
-    uint8_t ib_head, ib_n;
+    uint8_t ib_head, ib_n;   /* decoded instructions: ib[ib_head .. ib_head + ib_n) */
+    uint8_t ib_look;         /* with an L1I: 1 if the next instruction (fetched from the workload to learn its PC, not
+                              * yet decoded) follows them */
+    uint8_t imiss;           /* with an L1I: waiting for its code line */
     uint16_t cta_slot;
     uint32_t warp_in_cta;
     uint64_t age;         /* global launch sequence */
@@ -58,6 +61,12 @@ struct mw_sm {
     uint64_t sched_sleep[16];
     bool sched_dirty[16];
     struct mw_ldst ldst;
+    /* the fetch stage (with an L1I; NULL: perfect fetch): one warp per cycle, round robin after the last fetched,
+     * probes the L1I; a hit fills the fetch buffer, decoded into the warp's instruction buffer the next cycle */
+    struct mw_l1i *l1i;
+    int fb_warp;          /* warp in the fetch buffer, -1 none */
+    int last_fetched;
+    bool fetch_busy;      /* the fetch stage has something to do next cycle */
     struct mw_sm_stats st;
     uint64_t next_ready;  /* earliest cycle any warp may issue, from the last scan */
     bool busy;            /* did anything this cycle */
@@ -71,7 +80,7 @@ struct mw_sm {
     int qualifying;       /* the warp whose qualify is being asked, else -1 */
 };
 
-int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_err *e);
+int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, struct mw_l1i *l1i, struct mw_err *e);
 void mw_sm_fini(struct mw_sm *sm);
 
 /* Registers a CTA of kernel k takes (allocated per warp in reg_alloc_unit chunks, as GPGPU-Sim does). */
@@ -101,7 +110,7 @@ static inline bool mw_sm_dirty(const struct mw_sm *sm)
 /* Earliest core cycle the SM can act on its own (now if it has work this cycle). */
 static inline uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
 {
-    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now || mw_sm_dirty(sm)) return now;
+    if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now || mw_sm_dirty(sm) || sm->fetch_busy) return now;
     return sm->next_ready;
 }
 /* The whole GPU's clock skipped k core cycles. */

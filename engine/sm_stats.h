@@ -14,6 +14,7 @@
     X(issued, "scheduler cycles that issued", "slot", SUM)                                              \
     X(stall_idle, "scheduler cycles with no resident warp", "slot", SUM)                                \
     X(stall_ibuffer, "scheduler cycles whose best warp had no decoded instruction", "slot", SUM)         \
+    X(stall_fetch, "scheduler cycles whose best warp waited for its code line (L1I miss)", "slot", SUM)  \
     X(stall_barrier, "scheduler cycles whose best warp waited at a barrier", "slot", SUM)               \
     X(stall_scoreboard_mem, "scheduler cycles whose best warp waited on a load's register", "slot", SUM) \
     X(stall_scoreboard_alu, "scheduler cycles whose best warp waited on an ALU result", "slot", SUM)     \

@@ -42,7 +42,8 @@ static inline bool mw_op_is_load(int op)
 }
 
 enum mw_inst_flags {
-    MW_IF_BYPASS_L1 = 1u << 0, /* LDG.E.STRONG.GPU / .CG: do not cache in L1D */
+    MW_IF_BYPASS_L1 = 1u << 0, /* LDG.E.STRONG.GPU, .CV, .VOLATILE: do not cache in L1D */
+    MW_IF_CG = 1u << 1,        /* .CG (cache global): skips L1D when l1d.bypass_cg (GPGPU-Sim 3.x), else cached */
 };
 
 #define MW_INST_MAX_DST 4
@@ -80,6 +81,7 @@ struct mw_kernel {
     uint32_t nregs;         /* registers per thread */
     uint32_t shmem;         /* shared memory bytes per CTA */
     uint64_t shmem_base, local_base; /* generic-address windows (traces) */
+    uint64_t code_base;     /* set by the engine: start of the kernel's code addresses (one range per name) */
 };
 
 static inline uint32_t mw_kernel_ctas(const struct mw_kernel *k) { return k->grid[0] * k->grid[1] * k->grid[2]; }

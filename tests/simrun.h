@@ -15,6 +15,13 @@
 
 #define SR_GTX480 "experiments/configs/gtx480.yaml"
 
+/* The front end's PC (16 B per instruction, kernel-relative) of a code address the engine reports, for configs
+ * with sm.inst_bytes = 8 (gtx480.yaml and the defaults): the inverse of the layout mw_code_offset documents. */
+static inline uint64_t sr_fe_pc(uint64_t pc)
+{
+    return pc < 0xF0000000ull ? pc : (pc - 0xF0000000ull) % 0x1000000ull / 8 * 16;
+}
+
 /* The GTX480 config, then each "section.key=value" of sets. */
 static inline void sr_config(struct mw_config *c, const char *const *sets, int nsets)
 {

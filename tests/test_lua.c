@@ -364,7 +364,7 @@ static void test_events(void **state)
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "ok  62219 load_done and 185819 L1D accesses matched to their issue by id"));
-    assert_non_null(strstr(out, "ok  386 evictions name allocating PC 0x230 and last PC 0x250 (384 replaced, 2 by stores)"));
+    assert_non_null(strstr(out, "ok  386 evictions name allocating PC 0xf0000118 and last PC 0xf0000128 (384 replaced, 2 by stores)"));
 }
 
 /* start and finish hooks, what a policy exports read back with sim:policy(point), counters in the stats. */

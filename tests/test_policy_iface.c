@@ -408,9 +408,9 @@ static void toucher_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct toucher_ctx *c = pi->state;
     if (ev->kind == MW_EV_L1D_EVICT && ev->addr == SAME_SET(0)) evlog_push(&c->evicts, ev);
-    if (ev->kind == MW_EV_L1D_HIT && ev->warp == 0 && ev->pc == 32) c->hit_set = ev->set, c->hit_way = ev->way;
+    if (ev->kind == MW_EV_L1D_HIT && ev->warp == 0 && sr_fe_pc(ev->pc) == 32) c->hit_set = ev->set, c->hit_way = ev->way;
     if (ev->kind == MW_EV_L1D_STORE && ev->addr == SAME_SET(0)) c->store_invalidated += (int)ev->value;
-    if (ev->kind == MW_EV_LOAD_DONE && ev->warp == 0 && ev->pc == 32) {
+    if (ev->kind == MW_EV_LOAD_DONE && ev->warp == 0 && sr_fe_pc(ev->pc) == 32) {
         c->acted++;
         if (c->mode == EV_FLUSH) mw_l1d_flush(pi->sim, ev->sm);
         if (c->mode == EV_INVALIDATE) c->invalidated = mw_l1d_invalidate(pi->sim, ev->sm, c->hit_set, c->hit_way);
@@ -458,9 +458,9 @@ static void test_evict_allocator_and_last_toucher(void **st)
         if (c.evicts.n != 1) fail_msg("case %d: %d evictions of X, expected 1", i, c.evicts.n);
         const struct mw_event *ev = &c.evicts.v[0];
         assert_int_equal(ev->cause, cases[i].cause);
-        assert_int_equal(ev->pc, 32);
+        assert_int_equal(sr_fe_pc(ev->pc), 32);
         assert_int_equal(ev->warp, 0);
-        assert_int_equal(ev->alloc_pc, 16);
+        assert_int_equal(sr_fe_pc(ev->alloc_pc), 16);
         assert_int_equal(ev->alloc_warp, 1);
         assert_int_equal(ev->value, 1); /* hits since fill */
         assert_int_equal(ev->set, 0);
@@ -559,7 +559,7 @@ static void vc_run(const struct sr_prog *prog, const struct mw_policy *p, struct
 /* The cycle the ALU right after the load whose event is ev issued (one warp: issue i is instruction i). */
 static uint64_t alu_after(const struct sr_spy *spy, const struct sr_prog *p, const struct mw_event *ev)
 {
-    int pos = (int)(ev->pc / 16) + 1;
+    int pos = (int)(sr_fe_pc(ev->pc) / 16) + 1;
     assert_true(pos < p->len[0] && pos < spy->n);
     assert_int_equal(spy->log[pos].op, MW_OP_ALU);
     return spy->log[pos].cycle;
@@ -592,7 +592,7 @@ static void test_victim_storage(void **st)
         const struct mw_event *ev = &c.vhits.v[i];
         assert_int_equal(ev->addr, LINE(i, 0));
         assert_int_equal(ev->value, 1);
-        assert_int_equal(ev->pc, 16 * (12 * i + 10));
+        assert_int_equal(sr_fe_pc(ev->pc), 16 * (12 * i + 10));
         assert_int_equal(alu_after(&spy, &vc_a_prog, ev) - ev->cycle, 5);
     }
     assert_int_equal(c.hits.n, 1);
@@ -649,7 +649,7 @@ static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *bc)
         if (bc->retry != MW_STALL_MSHR) c->bad_cause++;
     }
     switch (c->mode) {
-    case BY_PC: return bc->pc == 32 || bc->pc == 64 ? MW_BYPASS_PROBE : MW_CACHE;
+    case BY_PC: return sr_fe_pc(bc->pc) == 32 || sr_fe_pc(bc->pc) == 64 ? MW_BYPASS_PROBE : MW_CACHE;
     case BY_RETRY_BYPASS: return bc->retry == MW_STALL_NONE ? MW_CACHE : MW_BYPASS;
     default: return MW_CACHE;
     }
@@ -657,7 +657,7 @@ static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *bc)
 static void by_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct by_ctx *c = pi->state;
-    if (ev->kind == MW_EV_LOAD_DONE && ev->pc == 64) c->y_after_probe = mw_l1d_find(pi->sim, ev->sm, SAME_SET(8));
+    if (ev->kind == MW_EV_LOAD_DONE && sr_fe_pc(ev->pc) == 64) c->y_after_probe = mw_l1d_find(pi->sim, ev->sm, SAME_SET(8));
 }
 static const struct mw_l1d_bypass_ops by_once = {
     .base = {.point = MW_PT_L1D_BYPASS, .name = "by_once", .desc = "verdicts kept", .events = MW_EVB(MW_EV_LOAD_DONE),

@@ -152,7 +152,7 @@ static void test_vectoradd100(void **state)
     assert_int_equal(in[14].pc, 0x98);
     assert_int_equal(in[14].op, MW_OP_LD_GLOBAL);
     assert_int_equal(in[14].width, 4);
-    assert_int_equal(in[14].flags, MW_IF_BYPASS_L1);
+    assert_int_equal(in[14].flags, MW_IF_CG); /* bypasses L1D only with l1d.bypass_cg */
     assert_int_equal(in[14].mask, 0xf);
     assert_stride(&in[14], 0x7f2b2d500180ull, 4);
     /* 00d8 0000000f 0 STG.E 2 R6 R0 4 1 0x7f2b2d500580 4 */

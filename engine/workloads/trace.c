@@ -221,7 +221,8 @@ static void op_modifiers(const char *mods, struct op_info *oi, const struct op_d
         while (*p && *p != '.') p++;
         size_t n = (size_t)(p - t);
         if (!oi->width) oi->width = (uint8_t)mod_width(t, n);
-        if (tok_is(t, n, "CG") || tok_is(t, n, "CV") || tok_is(t, n, "VOLATILE") || tok_is(t, n, "MMIO") ||
+        if (tok_is(t, n, "CG")) oi->flags |= MW_IF_CG;
+        if (tok_is(t, n, "CV") || tok_is(t, n, "VOLATILE") || tok_is(t, n, "MMIO") ||
             tok_is(t, n, "NA") || tok_is(t, n, "BYPASS"))
             oi->flags |= MW_IF_BYPASS_L1;
         if (strong && (tok_is(t, n, "GPU") || tok_is(t, n, "SYS"))) oi->flags |= MW_IF_BYPASS_L1;

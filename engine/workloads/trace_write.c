@@ -24,7 +24,7 @@ static const char *width_suffix(int w, bool is_global_or_local)
 
 static void opcode_of(const struct mw_inst *in, char *buf, size_t n)
 {
-    bool byp = in->flags & MW_IF_BYPASS_L1;
+    const char *byp = (in->flags & MW_IF_BYPASS_L1) ? ".STRONG.GPU" : (in->flags & MW_IF_CG) ? ".CG" : "";
     switch (in->op) {
     case MW_OP_NOP: snprintf(buf, n, "NOP"); break;
     case MW_OP_ALU: snprintf(buf, n, "FFMA"); break;
@@ -35,8 +35,8 @@ static void opcode_of(const struct mw_inst *in, char *buf, size_t n)
     case MW_OP_BARRIER: snprintf(buf, n, "BAR.SYNC"); break;
     case MW_OP_MEMBAR: snprintf(buf, n, "MEMBAR.GL"); break;
     case MW_OP_EXIT: snprintf(buf, n, "EXIT"); break;
-    case MW_OP_LD_GLOBAL: snprintf(buf, n, "LDG.E%s%s", width_suffix(in->width, true), byp ? ".STRONG.GPU" : ""); break;
-    case MW_OP_ST_GLOBAL: snprintf(buf, n, "STG.E%s%s", width_suffix(in->width, true), byp ? ".STRONG.GPU" : ""); break;
+    case MW_OP_LD_GLOBAL: snprintf(buf, n, "LDG.E%s%s", width_suffix(in->width, true), byp); break;
+    case MW_OP_ST_GLOBAL: snprintf(buf, n, "STG.E%s%s", width_suffix(in->width, true), byp); break;
     case MW_OP_ATOMIC: snprintf(buf, n, "ATOMG.E.ADD.STRONG.GPU"); break;
     case MW_OP_LD_LOCAL: snprintf(buf, n, "LDL%s", width_suffix(in->width, true)); break;
     case MW_OP_ST_LOCAL: snprintf(buf, n, "STL%s", width_suffix(in->width, true)); break;
