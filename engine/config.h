@@ -100,7 +100,7 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l2, interleave_bytes, INT, 256, 32, 1 << 20, "bytes", "partition interleaving chunk (dramid@8)")        \
     F(l2, sectored, BOOL, 0, 0, 1, "",                                                                           \
       "a read or write of several sectors is looked up, merged and fetched per 32 B sector (Accel-Sim's L2)")  \
-    F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed L2<->DRAM pipeline delay (-dram_latency 100)")  \
+    F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed delay of a request from L2 to DRAM; data returns without one (-dram_latency)") \
     F(dram, banks, INT, 16, 1, 64, "banks", "banks per channel")                                               \
     F(dram, bank_groups, INT, 1, 1, 16, "groups", "bank groups (1 = off; GTX480 nbkgrp=4)")                    \
     F(dram, bus_bytes, INT, 8, 1, 128, "bytes", "channel width (2 x32 chips = 64-bit)")                        \

@@ -94,7 +94,7 @@ void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t n
     while ((r = mw_dram_pop_done(d))) {
         if (r->kind == MW_REQ_READ) {
             int k = r->slice - p->id * nsub;
-            r->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * s->clk[MW_CLK_L2].period_fs;
+            r->t_ready = now_fs; /* GPGPU-Sim's dram_L2 queue: no fixed delay on the way back */
             mw_fifo_push(&p->from_dram[k], r);
             p->slice_wake[k] = mw_min_u64(p->slice_wake[k], r->t_ready);
         } else {

@@ -1,5 +1,6 @@
-/* A memory partition: its L2 slices (GPGPU-Sim sub-partitions), its DRAM channel, and the fixed-latency pipes
- * between them (dram.latency L2 cycles each way, modelled here and nowhere else). Drives the slices' L2 cycles and
+/* A memory partition: its L2 slices (GPGPU-Sim sub-partitions), its DRAM channel, and the pipes between them:
+ * requests wait dram.latency L2 cycles on their way to DRAM (GPGPU-Sim's dram_latency_queue), data goes back to
+ * the slice without delay (its dram_L2 queue); modelled here and nowhere else. Drives the slices' L2 cycles and
  * the channel's DRAM cycles, skipping a slice or a channel while it has nothing to do. */
 #ifndef MW_PARTITION_H
 #define MW_PARTITION_H

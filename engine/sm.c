@@ -618,8 +618,12 @@ static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
             sm->last_fetched = wi;
             found = true;
             int r = mw_l1i_access(s, c, wp->ib[(wp->ib_head + wp->ib_n) % MW_IB_MAX].pc, wi);
-            if (r == MW_L1I_HIT) sm->fb_warp = wi;
-            else if (r == MW_L1I_MISS) wp->imiss = 1;
+            if (r == MW_L1I_HIT) {
+                sm->fb_warp = wi;
+            } else if (r == MW_L1I_MISS) {
+                wp->imiss = 1;
+                sm->sched_dirty[wi % sm->nsched] = true; /* its stall reason is now the fetch */
+            }
             break;
         }
     }

@@ -1,7 +1,7 @@
 /* Unit tests of the memory partition side (engine/addrmap.h, engine/partition.h) on a GTX480 machine the engine
  * built: address interleaving over 6 partitions x 2 slices in 256 B chunks, partition- and slice-local addresses
  * worked out by hand, and one L2 read miss driven through the partition's L2 and DRAM cycles by a hand clock,
- * where each pipe between the slice and the DRAM channel takes dram.latency L2 cycles. */
+ * where a request waits dram.latency L2 cycles on its way to the DRAM channel and its data comes back at once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,21 +117,21 @@ static void run_read(const char *const *sets, int nsets, struct timeline *tl)
     tl->c_dram_in = s->clk[MW_CLK_DRAM].cycle - 1;
     assert_int_equal(tl->t_dram_in, (tl->t_lookup + pipe + pd - 1) / pd * pd);
 
-    /* the data goes back into slice 11's pipe from DRAM, due dram.latency L2 cycles later */
+    /* the data goes back into slice 11's queue from DRAM, due at once (no delay on the way back) */
     while (p->from_dram[k].n == 0) {
         step(s);
         assert_int_equal(p->from_dram[1 - k].n, 0); /* not the partition's other slice */
     }
     tl->t_dram_out = s->now_fs;
     tl->c_dram_out = s->clk[MW_CLK_DRAM].cycle - 1;
-    assert_int_equal(p->from_dram[k].head_ready, tl->t_dram_out + pipe);
+    assert_int_equal(p->from_dram[k].head_ready, tl->t_dram_out);
     assert_ptr_equal(p->from_dram[k].head, d);
 
     /* the slice fills the line at its first L2 cycle starting at or after that time, and the waiting read's reply
      * enters the reply network in the same cycle */
     while (l2->st.fills == 0) step(s);
     tl->t_fill = s->now_fs;
-    assert_int_equal(tl->t_fill, (tl->t_dram_out + pipe + pl2 - 1) / pl2 * pl2);
+    assert_int_equal(tl->t_fill, (tl->t_dram_out + pl2 - 1) / pl2 * pl2);
     assert_int_equal(p->from_dram[k].n, 0);
     assert_ptr_equal(s->reply_net->inq[11].head, r);
     assert_true(r->flags & MW_RQ_REPLY);
