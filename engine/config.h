@@ -87,6 +87,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(icnt, header_bytes, INT, 8, 0, 1024, "bytes", "control bytes of a packet (address, ids)")                \
     F(icnt, in_buffer_flits, INT, 64, 1, 1 << 20, "flits", "buffer at each destination port (back-pressure)")  \
     F(icnt, out_queue, INT, 16, 1, 1 << 20, "packets", "injection queue at each source port")                 \
+    F(icnt, inject_flits, INT, 9, 0, 1 << 20, "flits",                                                          \
+      "flits that may wait at a source to enter the network (intersim's input buffer: 9; 0 = packets only)")  \
     F(l2, n_partitions, INT, 6, 1, 64, "partitions", "memory partitions (one DRAM channel each)")              \
     F(l2, subpartitions, INT, 2, 1, 8, "slices", "L2 slices per partition (-gpgpu_n_sub_partition_per_mchannel)") \
     F(l2, slice_bytes, INT, 65536, 1024, 1 << 28, "bytes", "L2 capacity per slice (12 x 64 KB = 768 KB)")     \
@@ -200,7 +202,7 @@ struct mw_config {
         bool flush_at_kernel_end, bypass_cg;
     } l1d;
     struct {
-        int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue;
+        int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits;
     } icnt;
     struct {
         int64_t n_partitions, subpartitions, slice_bytes, line_bytes, assoc, latency, mshr_entries,

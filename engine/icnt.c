@@ -18,13 +18,16 @@ int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *
     x->flit = (int)c->icnt.flit_bytes;
     x->latency = (int)c->icnt.latency;
     x->credits_init = (int)c->icnt.in_buffer_flits;
+    x->inject_flits = (int)c->icnt.inject_flits;
+    x->qflits = calloc((size_t)nsrc, sizeof *x->qflits);
     x->inq = calloc((size_t)nsrc, sizeof *x->inq);
     x->arrive = calloc((size_t)ndst, sizeof *x->arrive);
     x->src_busy = calloc((size_t)nsrc, sizeof *x->src_busy);
     x->dst_busy = calloc((size_t)ndst, sizeof *x->dst_busy);
     x->credits = calloc((size_t)ndst, sizeof *x->credits);
     x->waiting = calloc((size_t)(nsrc + 63) / 64, sizeof *x->waiting);
-    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting) return MW_ENOMEM;
+    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting || !x->qflits)
+        return MW_ENOMEM;
     for (int i = 0; i < nsrc; i++) mw_fifo_init(&x->inq[i], (int)c->icnt.out_queue);
     for (int i = 0; i < ndst; i++) {
         mw_fifo_init(&x->arrive[i], 1 << 30);
@@ -41,6 +44,7 @@ void mw_xbar_fini(struct mw_xbar *x)
     free(x->dst_busy);
     free(x->credits);
     free(x->waiting);
+    free(x->qflits);
     memset(x, 0, sizeof *x);
 }
 
@@ -51,6 +55,7 @@ void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int b
     int fl = flits_of(x, bytes);
     r->flits = (uint8_t)(fl > 255 ? 255 : fl);
     r->port = (uint16_t)dst;
+    x->qflits[src] += r->flits;
     mw_fifo_push(&x->inq[src], r);
     x->waiting[src >> 6] |= 1ull << (src & 63);
     x->queued++;
@@ -64,6 +69,7 @@ static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
     int dst = r->port, fl = r->flits;
     if (x->dst_busy[dst] > now || x->credits[dst] < fl) return false;
     mw_fifo_pop(&x->inq[src]);
+    x->qflits[src] -= fl;
     if (!x->inq[src].head) x->waiting[src >> 6] &= ~(1ull << (src & 63));
     x->queued--;
     x->credits[dst] -= fl;

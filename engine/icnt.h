@@ -18,6 +18,8 @@ MW_STATS_DECLARE(icnt, MW_ICNT_STATS)
 struct mw_xbar {
     int nsrc, ndst;
     int flit, latency, credits_init;
+    int inject_flits;            /* per source: flits that may wait in inq (0 = no limit but the packet count) */
+    int *qflits;                 /* per source: flits waiting in inq */
     uint64_t period_fs;          /* interconnect clock period: arrival times are kept in fs */
     struct mw_req_fifo *inq;     /* per source */
     struct mw_req_fifo *arrive;  /* per destination, in arrival order; req->t_ready = arrival time (fs) */
@@ -32,7 +34,14 @@ struct mw_xbar {
 
 int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *c, uint64_t period_fs);
 void mw_xbar_fini(struct mw_xbar *x);
-static inline bool mw_xbar_can_inject(const struct mw_xbar *x, int src) { return !mw_fifo_full(&x->inq[src]); }
+/* May a packet of `bytes` enter source src's injection queue now? */
+static inline bool mw_xbar_can_inject(const struct mw_xbar *x, int src, int bytes)
+{
+    if (mw_fifo_full(&x->inq[src])) return false;
+    if (!x->inject_flits) return true;
+    int fl = bytes <= 0 ? 1 : (bytes + x->flit - 1) / x->flit;
+    return x->qflits[src] + fl <= x->inject_flits;
+}
 void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int bytes);
 void mw_xbar_cycle(struct mw_xbar *x, uint64_t now);
 /* The packet at the head of dst's arrivals if it has arrived by now_fs, else NULL. */

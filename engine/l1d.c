@@ -281,7 +281,9 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     }
     if (m ? m->nwait >= c->l1d.mshr_max_merge || m->nwait >= MW_MSHR_WAITERS_MAX : l1->mshr_used >= l1->mshr_entries)
         return MW_STALL_MSHR;
-    if (need_fetch && mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
+    /* a read miss needs two free miss-queue slots (GPGPU-Sim's rd_miss_base keeps one for a possible second
+     * request), a store one */
+    if (need_fetch && l1->missq.n + 1 >= l1->missq.cap) return MW_STALL_MISS_QUEUE;
 
     l1->st.accesses++;
     l1->st.misses++;
@@ -362,9 +364,13 @@ bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1)
 {
     /* demand requests first, then traffic injected by a policy (register backup / restore) */
     struct mw_req_fifo *f = l1->missq.head ? &l1->missq : &l1->injq;
-    if (!f->head || !mw_xbar_can_inject(s->req_net, l1->sm)) return false;
-    struct mw_req *r = mw_fifo_pop(f);
-    int bytes = (int)s->cfg.icnt.header_bytes + (r->kind == MW_REQ_WRITE ? (int)r->size : 0);
+    if (!f->head) return false;
+    struct mw_req *r = f->head;
+    /* stores and atomics carry their data (GPGPU-Sim: mf->size() = data + control bytes), reads only control */
+    bool data = r->kind == MW_REQ_WRITE || (r->flags & MW_RQ_ATOMIC);
+    int bytes = (int)s->cfg.icnt.header_bytes + (data ? (int)r->size : 0);
+    if (!mw_xbar_can_inject(s->req_net, l1->sm, bytes)) return false;
+    mw_fifo_pop(f);
     mw_xbar_inject(s->req_net, l1->sm, r, r->slice, bytes);
     return true; /* one request per cycle leaves the SM */
 }

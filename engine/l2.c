@@ -271,9 +271,12 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
     const struct mw_config *c = &s->cfg;
     uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
     /* (a fill from DRAM came first: engine/partition.c) 2. one reply into the reply network */
-    if (l2->replies.head && mw_xbar_can_inject(s->reply_net, l2->id)) {
+    int rbytes = l2->replies.head ? (int)c->icnt.header_bytes +
+                                        (l2->replies.head->kind == MW_REQ_READ ? (int)l2->replies.head->size : 0)
+                                  : 0;
+    if (l2->replies.head && mw_xbar_can_inject(s->reply_net, l2->id, rbytes)) {
         struct mw_req *r = mw_fifo_pop(&l2->replies);
-        int bytes = (int)c->icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0);
+        int bytes = rbytes;
         mw_xbar_inject(s->reply_net, l2->id, r, r->sm, bytes);
     }
     /* 3. the lookup pipe's head */

@@ -187,22 +187,26 @@ static void test_mshr_stalls(void **st)
     mw_sim_destroy(s);
 }
 
-/* Eight misses to eight sets fill the miss queue (8); a ninth miss, a store and a bypassed load all stall on it,
- * but a merge that needs no new read does not. One drain sends the head into the request network (one header
- * flit to the line's slice) and the ninth miss goes through. */
+/* A read miss needs two free slots of the miss queue (8), a store one (GPGPU-Sim's rd_miss_base keeps one for a
+ * possible second request): seven misses to seven sets leave one slot, which an eighth miss cannot take but a
+ * store can; then a bypassed load stalls too, but a merge that needs no new read does not. A drain sends the head
+ * into the request network (one header flit to the line's slice); after a second one the eighth miss goes
+ * through. */
 static void test_miss_queue_stall(void **st)
 {
     (void)st;
     struct mw_sim *s = us_machine(NULL, 0);
     struct mw_l1d *l1 = &s->l1d[0];
     struct acc x;
-    for (uint32_t k = 0; k < 8; k++) assert_int_equal(load(s, &x, 0x200000 + 128u * k, k), MW_STALL_NONE);
-    assert_int_equal(l1->missq.n, 8);
+    for (uint32_t k = 0; k < 7; k++) assert_int_equal(load(s, &x, 0x200000 + 128u * k, k), MW_STALL_NONE);
+    assert_int_equal(l1->missq.n, 7);
     assert_int_equal(load(s, &x, 0x200000 + 128 * 8, 8), MW_STALL_MISS_QUEUE);
-    assert_int_equal(l1->mshr_used, 8);
+    assert_int_equal(l1->mshr_used, 7);
     assert_null(line_of(l1, 0x200000 + 128 * 8));
+    assert_int_equal(offer(s, &x, MW_OP_ST_GLOBAL, 0x300000, 0x1, 0, 9), MW_STALL_NONE);
+    assert_int_equal(l1->st.stores, 1);
+    assert_int_equal(l1->missq.n, 8);
     assert_int_equal(offer(s, &x, MW_OP_ST_GLOBAL, 0x300000, 0x1, 0, 9), MW_STALL_MISS_QUEUE);
-    assert_int_equal(l1->st.stores, 0);
     prep(s, &x, MW_OP_LD_GLOBAL, 0x300000, 0xf, 0, 10);
     x.verdict = MW_BYPASS;
     assert_int_equal(go(s, &x), MW_STALL_MISS_QUEUE);
@@ -221,8 +225,11 @@ static void test_miss_queue_stall(void **st)
     /* 0x200000 / 256 = chunk 8192; 8192 % 6 = 2 (partition 2), 8192 / 6 = 1365, odd: the second slice -> 5 */
     assert_int_equal(r->port, 5);
     assert_int_equal(r->flits, 1); /* a read is its 8 B header: ceil(8 / 32) = 1 flit */
+    assert_int_equal(load(s, &x, 0x200000 + 128 * 8, 8), MW_STALL_MISS_QUEUE); /* 7 queued: one slot free */
+    assert_true(mw_l1d_drain(s, l1));
+    assert_int_equal(l1->missq.n, 6);
     assert_int_equal(load(s, &x, 0x200000 + 128 * 8, 8), MW_STALL_NONE);
-    assert_int_equal(l1->missq.n, 8);
+    assert_int_equal(l1->missq.n, 7);
     mw_sim_destroy(s);
 }
 
