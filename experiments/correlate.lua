@@ -25,9 +25,9 @@ local COUNTERS = {
   { name = "thread_insts", kind = "relative", stats = { "gpu.thread_insts" }, fmt = "%.0f" },
   { name = "ipc", kind = "relative", stats = { "gpu.ipc" }, fmt = "%.3f" },
   { name = "l1d_miss_rate", kind = "absolute", rate = true, fmt = "%.4f",
-    stats = { "l1d.gpgpusim.miss_rate", "l1d.miss_rate", "l1d.misses/l1d.accesses" } },
+    stats = { "l1d.gpgpusim_miss_rate", "l1d.miss_rate", "l1d.misses/l1d.accesses" } },
   { name = "l2_miss_rate", kind = "absolute", rate = true, fmt = "%.4f",
-    stats = { "l2.gpgpusim.miss_rate", "l2.miss_rate", "l2.misses/l2.accesses" } },
+    stats = { "l2.gpgpusim_miss_rate", "l2.miss_rate", "l2.misses/l2.accesses" } },
   { name = "wall_s", kind = "relative", wall = "mw.clock", fmt = "%.3f" },
 }
 

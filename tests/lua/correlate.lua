@@ -88,7 +88,7 @@ local ok, err = pcall(function()
       local r = by[t.trace .. "/" .. c]
       local unit = c:match("^(%w+)_")
       local m
-      if r.moonwarp_stat == unit .. ".gpgpusim.miss_rate" or r.moonwarp_stat == unit .. ".miss_rate" then
+      if r.moonwarp_stat == unit .. ".gpgpusim_miss_rate" or r.moonwarp_stat == unit .. ".miss_rate" then
         m = st[r.moonwarp_stat]
       else
         assert(r.moonwarp_stat == unit .. ".misses/" .. unit .. ".accesses", c .. " read from " .. r.moonwarp_stat)
