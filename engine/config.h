@@ -74,7 +74,7 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
       "invalidate every SM's L1D when a kernel ends (GPGPU-Sim -gpgpu_flush_l1_cache)")                        \
     F(l1d, bypass_cg, BOOL, 1, 0, 1, "",                                                                         \
       "trace loads marked .CG skip L1D (PTX ld.cg, GPGPU-Sim 3.x); false: only .STRONG.GPU loads do (Accel-Sim)") \
-    F(l1i, enabled, BOOL, 0, 0, 1, "",                                                                           \
+    F(l1i, enabled, BOOL, 1, 0, 1, "",                                                                           \
       "fetch through an L1 instruction cache and GPGPU-Sim's fetch/decode stage (false: perfect fetch)")       \
     F(l1i, size_bytes, INT, 2048, 128, 1048576, "bytes", "L1I capacity (-gpgpu_cache:il1 4:128:4 = 2 KB)")     \
     F(l1i, line_bytes, INT, 128, 32, 128, "bytes", "L1I line size")                                             \

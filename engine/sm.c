@@ -598,6 +598,7 @@ static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
     int w = mw_l1i_pop_ready(c);
     if (w >= 0) {
         sm->warps[w].imiss = 0;
+        sm->sched_dirty[w % sm->nsched] = true; /* its stall reason changes */
         sm->fb_warp = w;
         did = true;
     } else {

@@ -29,6 +29,7 @@ static inline struct mw_sim *prog_sim(const struct sr_prog *p, const char *const
 {
     struct mw_config c;
     sr_config(&c, sets, nsets);
+    c.l1i.enabled = false; /* hand-counted cache outcomes and issue cycles: no code traffic */
     struct mw_workload w;
     sr_prog_workload(&w, p);
     return sr_sim(&c, &w);

@@ -64,7 +64,9 @@ static void base_config(struct mw_config *c)
     struct mw_err e;
     mw_config_defaults(c);
     /* one SM, every clock at 700 MHz so that all latencies add up in one unit */
-    const char *sets[] = {"gpu.n_sms=1", "clock.dram_mhz=700", "dram.address_map=RRRRRRRRRRRRBBBBCCCCCCSSSSSS"};
+    /* (perfect instruction fetch: these latencies and counts are the data path's alone) */
+    const char *sets[] = {"gpu.n_sms=1", "clock.dram_mhz=700", "dram.address_map=RRRRRRRRRRRRBBBBCCCCCCSSSSSS",
+                          "l1i.enabled=false"};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) assert_int_equal(mw_config_set(c, sets[i], &e), 0);
 }
 
@@ -356,6 +358,7 @@ static void complete_with(const char *wl, const char *size, const char *const *s
     struct mw_config c;
     struct mw_err e;
     mw_config_defaults(&c);
+    c.l1i.enabled = false; /* packet and flit counts of data only */
     for (int i = 0; i < nsets; i++) assert_int_equal(mw_config_set(&c, sets[i], &e), 0);
     struct mw_workload w;
     assert_int_equal(mw_workload_open_builtin(&w, wl, size, 1, &e), 0);

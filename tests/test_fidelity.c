@@ -72,14 +72,15 @@ static void open_fprog(struct mw_workload *w, const struct fprog *p, const char 
     if (mw_kgen_workload(w, "fprog", &prog, &e)) fail_msg("workload: %s", e.msg);
 }
 
-/* Every clock at 700 MHz (all latencies in one unit), an address map that keeps a line in one DRAM row. */
+/* Every clock at 700 MHz (all latencies in one unit), an address map that keeps a line in one DRAM row, perfect
+ * instruction fetch unless sets enable the L1I. */
 static void machine(struct mw_config *c, int sms, const char *const *sets, int nsets)
 {
     struct mw_err e;
     mw_config_defaults(c);
     char n[32];
     snprintf(n, sizeof n, "gpu.n_sms=%d", sms);
-    const char *base[] = {n, "clock.dram_mhz=700", "dram.address_map=RRRRRRRRRRRRBBBBCCCCCCSSSSSS"};
+    const char *base[] = {n, "clock.dram_mhz=700", "dram.address_map=RRRRRRRRRRRRBBBBCCCCCCSSSSSS", "l1i.enabled=false"};
     for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
         if (mw_config_set(c, base[i], &e)) fail_msg("%s: %s", base[i], e.msg);
     for (int i = 0; i < nsets; i++)

@@ -66,14 +66,15 @@ static void test_cli(void **state)
     char dir[] = "/tmp/mw_lwl_XXXXXX";
     assert_non_null(mkdtemp(dir));
     char cmd[2048];
+    /* 16 B instructions both ways: the exported trace keeps the generator's PCs as code offsets */
     snprintf(cmd, sizeof cmd,
              "'" MW_BINARY "' run --config experiments/configs/gtx480.yaml --workload experiments/lua/colstride_gen.lua "
-             "--quiet --out %s/a",
+             "--set sm.inst_bytes=16 --quiet --out %s/a",
              dir);
     assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
     snprintf(cmd, sizeof cmd,
              "'" MW_BINARY "' trace --workload experiments/lua/colstride_gen.lua --out %s/tr && '" MW_BINARY
-             "' run --config experiments/configs/gtx480.yaml --trace %s/tr --quiet --out %s/b",
+             "' run --config experiments/configs/gtx480.yaml --trace %s/tr --set sm.inst_bytes=16 --quiet --out %s/b",
              dir, dir, dir);
     int rc = run_cmd(cmd, out, sizeof out);
     print_message("%s", out);

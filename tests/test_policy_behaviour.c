@@ -19,6 +19,7 @@ static void run_sched(struct sr_spy *spy, const struct sr_prog *prog, const char
 {
     struct mw_config c;
     sr_config(&c, one_sched, 2);
+    c.l1i.enabled = false; /* issue orders worked out without instruction fetch */
     assert_int_equal(c.sm.alu_latency, 4);
     assert_int_equal(c.sm.alu_units, 2);
     assert_int_equal(c.sm.alu_interval, 2);
@@ -295,6 +296,7 @@ static void l1d_run(const char *repl, struct repl_spy *spy, struct mw_stat_list 
     static const char *const sets[] = {"gpu.n_sms=1"};
     struct mw_config c;
     sr_config(&c, sets, 1);
+    c.l1i.enabled = false;
     assert_int_equal(mw_l1d_sets(&c) * c.l1d.line_bytes, 4096);
     assert_int_equal(c.l1d.assoc, 4);
     struct mw_workload w;

@@ -35,7 +35,7 @@ print("ok  mw.ops, mw.events, mw.points, mw.stalls, mw.evict_causes")
 local opts = { workload = "micro.colstride", size = "tiny", seed = 1 }
 local sim, kept = mw.sim { workload = "micro.colstride", size = "small", seed = 1 }, nil
 sim:policy("warp_scheduler", { qualify = function(m) kept = m; return true end })
-sim:step(300)
+sim:step(1000) -- past the first code line's fetch
 local checked = 0
 for _, w in ipairs(sim:warps(0)) do
   if w.op then

@@ -24,7 +24,7 @@ local cases = {
     end }, { "Lua workload: kernel 1 (k), CTA 1, warp 1:", "wl_errors.lua:23: no pattern for this warp",
              "stack traceback" } },
   { "loop", kernel { warp = function(w) while true do end end },
-    { "CTA 0, warp 0:", "wl_errors.lua:26:", "instruction budget of 10000000 exceeded" } },
+    { "CTA 0, warp 1:", "wl_errors.lua:26:", "instruction budget of 10000000 exceeded" } }, -- fetch starts at warp 1
   { "address type", kernel { warp = function(w) w:ld(1, "0x100") end },
     { "wl_errors.lua:28:", "w:ld: addr must be a number, a table of lane addresses or a function, got string" } },
   { "lane address", kernel { warp = function(w) w:st(1, function(t) return t.lane == 3 and -8 or 0 end) end },
