@@ -72,6 +72,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
       "set-index function: linear, GPGPU-Sim's Fermi hash (32 or 64 sets), or index XOR upper tag bits")       \
     F(l1d, flush_at_kernel_end, BOOL, 0, 0, 1, "",                                                               \
       "invalidate every SM's L1D when a kernel ends (GPGPU-Sim -gpgpu_flush_l1_cache)")                        \
+    F(l1d, latency_pipe, BOOL, 0, 0, 1, "",                                                                      \
+      "misses and stores also leave hit_latency cycles after the access (GPGPU-Sim 4's -gpgpu_l1_latency pipe)") \
     F(l1d, bypass_cg, BOOL, 1, 0, 1, "",                                                                         \
       "trace loads marked .CG skip L1D (PTX ld.cg, GPGPU-Sim 3.x); false: only .STRONG.GPU loads do (Accel-Sim)") \
     F(l1i, enabled, BOOL, 1, 0, 1, "",                                                                           \
@@ -199,7 +201,7 @@ struct mw_config {
             miss_queue;
         int alloc;
         int index;
-        bool flush_at_kernel_end, bypass_cg;
+        bool flush_at_kernel_end, latency_pipe, bypass_cg;
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits;

@@ -167,6 +167,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         l1->st.stores++;
         struct mw_req *r = make_req(s, l1, a, q->line, q->sectors, MW_REQ_WRITE);
         r->size = q->size;
+        if (c->l1d.latency_pipe) r->t_ready = now + (uint64_t)c->l1d.hit_latency;
         mw_fifo_push(&l1->missq, r);
         if (mw_wants(s, MW_EV_L1D_STORE)) {
             struct mw_event ev = {.kind = MW_EV_L1D_STORE, .sm = l1->sm, .warp = a->warp, .pc = a->pc, .inst = a->inst,
@@ -331,6 +332,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         }
         f &= (uint8_t)~covered;
         struct mw_req *r = make_req(s, l1, a, q->line, f, MW_REQ_READ);
+        if (c->l1d.latency_pipe) r->t_ready = now + (uint64_t)c->l1d.hit_latency; /* found a miss at the tags */
         mw_fifo_push(&l1->missq, r);
         m->sectors |= f;
         m->inflight++;
@@ -364,7 +366,7 @@ bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1)
 {
     /* demand requests first, then traffic injected by a policy (register backup / restore) */
     struct mw_req_fifo *f = l1->missq.head ? &l1->missq : &l1->injq;
-    if (!f->head) return false;
+    if (!f->head || f->head->t_ready > mw_core_now(s)) return false; /* (l1d.latency_pipe: not at the tags yet) */
     struct mw_req *r = f->head;
     /* stores and atomics carry their data (GPGPU-Sim: mf->size() = data + control bytes), reads only control */
     bool data = r->kind == MW_REQ_WRITE || (r->flags & MW_RQ_ATOMIC);

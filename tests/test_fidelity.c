@@ -320,12 +320,38 @@ static void test_flush_at_kernel_end(void **st)
     }
 }
 
+/* l1d.latency_pipe (GPGPU-Sim 4's -gpgpu_l1_latency): an access meets the tags hit_latency cycles after it
+ * enters, so a miss leaves that much later: one load miss takes the line's round trip plus hit_latency, without
+ * the pipe the round trip alone (the load's latency is measured from the L1D access to its data at the SM). */
+static void test_l1d_latency_pipe(void **st)
+{
+    (void)st;
+    static const struct fi code[] = {{MW_OP_LD_GLOBAL, 2, 0, 0x00, 0x600000, 0}, ALU_ON(3, 2, 0x10), EXIT(0x20)};
+    static const struct fprog p = {code, 3};
+    for (int pipe = 0; pipe < 2; pipe++) {
+        const char *sets[] = {pipe ? "l1d.latency_pipe=true" : "l1d.latency_pipe=false", "l1d.hit_latency=35"};
+        struct mw_config c;
+        machine(&c, 1, sets, 2);
+        struct mw_workload w;
+        const char *names[] = {"k"};
+        open_fprog(&w, &p, names, 1, 1);
+        struct mw_sim *s = sr_sim(&c, &w);
+        sr_run(s, 100000, "latency pipe");
+        struct mw_stat_list l;
+        sr_stats(s, &l);
+        assert_int_equal((uint64_t)sr_stat(&l, "mem.max_load_latency"), line_round_trip(&c) + (pipe ? 35 : 0));
+        mw_stat_list_fini(&l);
+        mw_sim_destroy(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ifetch_cold_line_then_hit), cmocka_unit_test(test_ifetch_two_sms_one_dram_read),
         cmocka_unit_test(test_code_addresses),            cmocka_unit_test(test_gpgpusim_accounting),
         cmocka_unit_test(test_sectored_l2),               cmocka_unit_test(test_flush_at_kernel_end),
+        cmocka_unit_test(test_l1d_latency_pipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
