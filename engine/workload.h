@@ -65,13 +65,20 @@ struct mw_inst {
     uint64_t addr[MW_WARP_SIZE]; /* one per active lane (memory ops only) */
 };
 
-/* Fill `out` as the EXIT of a warp whose active lanes are `mask` (the PC generators use for it: 0xfff0). */
-static inline void mw_inst_exit(struct mw_inst *out, uint32_t mask)
+/* The PCs of the built-in models and the Lua generators are byte offsets in the kernel's code at this many bytes
+ * per static instruction, from 0 for the kernel's first instruction, one per static instruction, laid out as the
+ * compiled kernel has them (the EXIT last), so that instruction fetch can scale them to the machine's instruction
+ * size and place each kernel's code at its own base. Trace PCs are the traced ones. */
+#define MW_WL_INST_BYTES 16
+
+/* Fill `out` as the EXIT of a warp whose active lanes are `mask`, at `pc` (the end of the kernel's code: one PC
+ * for every warp of the kernel). */
+static inline void mw_inst_exit(struct mw_inst *out, uint32_t mask, uint64_t pc)
 {
     memset(out, 0, offsetof(struct mw_inst, addr));
     out->op = MW_OP_EXIT;
     out->mask = mask;
-    out->pc = 0xfff0;
+    out->pc = pc;
 }
 
 struct mw_kernel {

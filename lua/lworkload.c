@@ -21,6 +21,10 @@
 
 #define LWL_BUDGET 10000000 /* Lua VM instructions per resume (between two warp instructions) */
 #define LWL_MAX_PATTERN (1u << 24)
+/* Thread mode's code: a loop of the memory instruction and its ALU instructions, then the EXIT. */
+#define LWL_PAT_MEM_PC 0x10
+#define LWL_PAT_ALU_PC 0x20
+#define LWL_PAT_EXIT_PC 0x30
 
 struct lwl_warp {
     lua_State *co;   /* warp mode: the generator coroutine (NULL before the first instruction) */
@@ -53,6 +57,7 @@ struct lwl {
     uint64_t seed;
     struct mw_kernel k;
     bool thread_mode;
+    uint64_t exit_pc;    /* the current kernel's EXIT: after every PC its generator gives */
     int alu_per_mem;     /* thread mode */
     uint8_t pat_op, pat_width;
     /* the warp being resumed: emitters write here */
@@ -103,7 +108,7 @@ static void begin(struct lwl *g, lua_State *L, uint8_t op)
     lua_Debug ar;
     /* the PC is the generator's source line: stable across loop iterations, distinct across call sites */
     if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline > 0)
-        o->pc = (uint64_t)ar.currentline * 16u;
+        o->pc = (uint64_t)ar.currentline * MW_WL_INST_BYTES;
 }
 
 static int finish(struct lwl *g, lua_State *L)
@@ -348,6 +353,45 @@ static int opt_int(lua_State *L, int idx, const char *field, lua_Integer def, lu
     return 0;
 }
 
+/* Lines of a chunk's text: a line's number is at most this. */
+static lua_Integer text_lines(const char *p, size_t n)
+{
+    lua_Integer lines = n > 0 && p[n - 1] != '\n';
+    for (size_t i = 0; i < n; i++) lines += p[i] == '\n';
+    return lines;
+}
+
+static lua_Integer file_lines(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    lua_Integer newlines = 0;
+    char buf[4096];
+    size_t n;
+    char last = '\n';
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        for (size_t i = 0; i < n; i++) newlines += buf[i] == '\n';
+        last = buf[n - 1];
+    }
+    fclose(f);
+    return newlines + (last != '\n');
+}
+
+/* A warp-mode kernel's EXIT PC: after its chunk's last line, so after the PC of every emitter call in the chunk
+ * (the PC is the call's line * 16). The chunk is the warp function's: its file, or its text for a chunk loaded
+ * from a string, and at least up to the function's last line. */
+static uint64_t warp_exit_pc(lua_State *L, int idx)
+{
+    lua_Debug ar;
+    lua_getfield(L, idx, "warp"); /* a Lua function: read_kernel checked it */
+    lua_getinfo(L, ">S", &ar);
+    lua_Integer lines = ar.lastlinedefined > 0 ? ar.lastlinedefined : 0, n = 0;
+    if (ar.source[0] == '@') n = file_lines(ar.source + 1);
+    else if (ar.source[0] != '=') n = text_lines(ar.source, ar.srclen);
+    if (n > lines) lines = n;
+    return (uint64_t)(lines + 1) * MW_WL_INST_BYTES;
+}
+
 /* Read kernel table at idx into g->k and the mode fields. */
 static int read_kernel(struct lwl *g, int idx, struct mw_err *e)
 {
@@ -393,6 +437,7 @@ static int read_kernel(struct lwl *g, int idx, struct mw_err *e)
                           "function(t)",
                           g->launches, k->name);
     g->thread_mode = tt == LUA_TFUNCTION;
+    g->exit_pc = g->thread_mode ? LWL_PAT_EXIT_PC : warp_exit_pc(L, idx);
     return 0;
 }
 
@@ -589,7 +634,7 @@ static int load_pattern(struct lwl *g, struct lwl_cta *c, struct lwl_warp *wp, s
 }
 
 /* Thread mode: memory instruction at list position pos (register 2 loaded, address in register 1), then the
- * ALU instructions that consume it. */
+ * ALU instructions that consume it (PCs LWL_PAT_*). */
 static int pattern_next(struct lwl *g, struct lwl_cta *c, struct lwl_warp *wp, struct mw_inst *out,
                         struct mw_err *e)
 {
@@ -602,7 +647,7 @@ static int pattern_next(struct lwl *g, struct lwl_cta *c, struct lwl_warp *wp, s
         wp->alu_left--;
         out->op = MW_OP_ALU;
         out->mask = wp->valid;
-        out->pc = 0x20;
+        out->pc = LWL_PAT_ALU_PC;
         out->ndst = 1, out->dst[0] = 3;
         out->nsrc = 2, out->src[0] = 2, out->src[1] = 3;
         return 1;
@@ -621,7 +666,7 @@ static int pattern_next(struct lwl *g, struct lwl_cta *c, struct lwl_warp *wp, s
         out->op = g->pat_op;
         out->width = g->pat_width;
         out->mask = mask;
-        out->pc = 0x10;
+        out->pc = LWL_PAT_MEM_PC;
         out->src[0] = 1; /* the address */
         if (g->pat_op == MW_OP_LD_GLOBAL) out->nsrc = 1, out->ndst = 1, out->dst[0] = 2;
         else out->nsrc = 2, out->src[1] = 3; /* the stored value */
@@ -632,11 +677,11 @@ static int pattern_next(struct lwl *g, struct lwl_cta *c, struct lwl_warp *wp, s
 }
 
 /* A finished warp issues one EXIT (as a compiled kernel and the built-in models do), then reports its end. */
-static int emit_exit(struct lwl_warp *wp, struct mw_inst *out)
+static int emit_exit(const struct lwl *g, struct lwl_warp *wp, struct mw_inst *out)
 {
     if (wp->exited) return 0;
     wp->exited = true;
-    mw_inst_exit(out, wp->valid);
+    mw_inst_exit(out, wp->valid, g->exit_pc);
     return 1;
 }
 
@@ -646,13 +691,13 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
     struct lwl_cta *c = state;
     if (warp >= c->nwarps) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "Lua workload: no warp %u", warp);
     struct lwl_warp *wp = &c->w[warp];
-    if (wp->done) return emit_exit(wp, out);
+    if (wp->done) return emit_exit(g, wp, out);
     if (g->thread_mode) {
         int rc = pattern_next(g, c, wp, out, e);
         if (rc == 0) {
             wp->done = true;
             warp_release(g, wp);
-            return emit_exit(wp, out);
+            return emit_exit(g, wp, out);
         }
         return rc;
     }
@@ -681,7 +726,7 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
     if (st == LUA_OK) {
         wp->done = true;
         warp_release(g, wp);
-        return emit_exit(wp, out);
+        return emit_exit(g, wp, out);
     }
     if (st == LUA_YIELD) { /* coroutine.yield() called by the generator itself */
         warp_release(g, wp);

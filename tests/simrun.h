@@ -129,6 +129,8 @@ static inline void sr_prog_workload(struct mw_workload *w, const struct sr_prog 
     k->k.block[0] = (uint32_t)(p->nwarps * MW_WARP_SIZE), k->k.block[1] = k->k.block[2] = 1;
     k->k.nregs = 16;
     k->custom = sr_prog_next;
+    for (int i = 0; i < p->nwarps; i++) /* warp i's instruction j at PC 16 j, the EXIT after the longest */
+        if ((uint32_t)p->len[i] > k->ninsts) k->ninsts = (uint32_t)p->len[i];
     k->scratch_bytes = sizeof(int);
     k->data = p;
     struct mw_kgen_program prog = {.kernels = k, .nkernels = 1, .owned = NULL, .free_owned = sr_no_free};

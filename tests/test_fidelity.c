@@ -64,6 +64,7 @@ static void open_fprog(struct mw_workload *w, const struct fprog *p, const char 
         k[i].k.block[0] = MW_WARP_SIZE, k[i].k.block[1] = k[i].k.block[2] = 1;
         k[i].k.nregs = 16;
         k[i].custom = fprog_next;
+        k[i].ninsts = (uint32_t)p->n; /* the programs' PCs are below 16 n */
         k[i].scratch_bytes = sizeof(int);
         k[i].data = p;
     }

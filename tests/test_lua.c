@@ -41,7 +41,8 @@ static void test_errors(void **state)
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "Lua policy warp_scheduler.pick: tests/lua/bad_error.lua:3: boom from pick"));
-    assert_non_null(strstr(out, "tests/lua/bad_range.lua:3: warp_scheduler.pick returned 13, expected an index 1..8"));
+    /* n + 5 for n ready warps (how many are ready at the first choice depends on the fetch stage) */
+    assert_non_null(strstr(out, "tests/lua/bad_range.lua:3: warp_scheduler.pick returned 7, expected an index 1..2 "));
     assert_non_null(strstr(out, "tests/lua/bad_type.lua:3: warp_scheduler.pick returned a string"));
     assert_non_null(strstr(out, "tests/lua/bad_loop.lua:3: instruction budget of 100000 exceeded"));
     assert_non_null(strstr(out, "ok  handles and config errors"));
@@ -350,7 +351,7 @@ static void test_qualify(void **state)
     int rc = run_cmd("'" MW_BINARY "' tests/lua/qualify.lua", out, sizeof out);
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "ok  qualify asked 194143 times with qualify_deps {head}, 496532 without"));
+    assert_non_null(strstr(out, "ok  qualify asked 194143 times with qualify_deps {head}, 496271 without"));
     assert_non_null(strstr(out, "none with nothing changed"));
     assert_non_null(strstr(out, "ok  m.recheck: held warps asked again at cycle 3000"));
 }
@@ -374,7 +375,7 @@ static void test_lifecycle(void **state)
     int rc = run_cmd("'" MW_BINARY "' tests/lua/lifecycle.lua", out, sizeof out);
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "ok  start, 71519 picks, finish at cycle 116241; counter policy.warp_scheduler.picks"));
+    assert_non_null(strstr(out, "ok  start, 71542 picks, finish at cycle 116442; counter policy.warp_scheduler.picks"));
     assert_non_null(strstr(out, "ok  a script's export: 194143 issues, 62219 global loads"));
 }
 
@@ -387,7 +388,7 @@ static void test_actions(void **state)
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "ok  CTA 0 of SM 0 stopped at cycle 0, resumed at 2499: no issue between, 1056 after"));
     assert_non_null(strstr(out, "ok  inject: l1d.injected_reads 0 -> 8, 8 inject_done"));
-    assert_non_null(strstr(out, "ok  facts: 489 fills, 28492 hits read their line's bytes, 9 invalidated"));
+    assert_non_null(strstr(out, "ok  facts: 489 fills, 28454 hits read their line's bytes, 9 invalidated"));
 }
 
 /* A victim cache built from replacement.evicted and victim_probe serves misses that LRU sends to L2. */
@@ -397,7 +398,7 @@ static void test_victim(void **state)
     int rc = run_cmd("'" MW_BINARY "' tests/lua/victim.lua", out, sizeof out);
     if (rc) fprintf(stderr, "%s\n", out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "ok  victim cache: 31247 victim hits, L2 accesses 138258 -> 96690"));
+    assert_non_null(strstr(out, "ok  victim cache: 31524 victim hits, L2 accesses 137121 -> 94765"));
 }
 
 /* Hook states: no dofile or loadfile, load of text only, bytecode scripts refused. */

@@ -357,7 +357,7 @@ static void test_bc(void **state)
     assert_true(deg(&g, 0) > 0 && deg(&g, 1) > 0);
     struct tally t = {.ns = 4,
                       .s = {{"kernel_forward_phase", MW_OP_ATOMIC, ANY_PC, 0, 0},
-                            {"kernel_backward_phase", MW_OP_SFU, 0x110, 0, 0},
+                            {"kernel_backward_phase", MW_OP_SFU, 0x120, 0, 0},
                             {"kernel_backsum_phase", MW_OP_ST_GLOBAL, ANY_PC, 0, 0},
                             {"kernel_backward_phase", MW_OP_DP, ANY_PC, 0, 0}}};
     struct kstat ks[2];

@@ -105,10 +105,10 @@ static uint64_t stream_hash(const char *name, const char *size, uint64_t seed)
 
 /* ---- SPMV ---- */
 /* spmv_jds PCs (16 B apart): prologue d_data 9, d_index 11, x_vec 13, d_index[jds_ptr[1] + ix] 20; loop
- * (from 40) d_data 41, d_index 45, x_vec 47; tail (from 60) d_data 61, x_vec 63; d_perm 72, store 74. */
-#define SP_LOOP 40
-#define SP_TAIL 60
-#define SP_FINAL 70
+ * (from 21) d_data 22, d_index 26, x_vec 28; tail (from 35) d_data 36, x_vec 38; d_perm 44, store 46. */
+#define SP_LOOP 21
+#define SP_TAIL 35
+#define SP_FINAL 42
 static bool sp_is_x(uint64_t pc) { return pc == 13 * 16 || pc == (SP_LOOP + 7) * 16 || pc == (SP_TAIL + 3) * 16; }
 
 struct sp_count {
@@ -398,7 +398,9 @@ static void test_libor(void **state)
 }
 
 /* ---- Mars inverted index ---- */
-/* The model's code offsets are PC / 4. */
+/* The map kernels' code (wl_mars_iix.c's map_layout), in instructions: MapperCount's record loop from 4 and its
+ * link handling from 62, Mapper's from 10 and 68. */
+enum { MC_LOOP = 4, MC_LINK = 62, MP_LOOP = 10, MP_LINK = 68 };
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* tiny: 8 records of about 256 bytes, one map thread each (one 256-thread block). Recomputed here from the
@@ -450,29 +452,29 @@ static void test_iix(void **state)
     check_shape(&mp->k, 1, 1, 256, 1);
     assert_int_equal(mp->k.shmem, 256 * 4 * 5);
     /* the byte-wise scan: loop tests, one lane per record and iteration */
-    assert_int_equal(bat(mc, 0x100 / 4)->lanes, iters);
-    assert_int_equal(bat(mp, 0x100 / 4)->lanes, iters);
+    assert_int_equal(bat(mc, MC_LOOP + 8)->lanes, iters);
+    assert_int_equal(bat(mp, MP_LOOP + 8)->lanes, iters);
     /* every lane reads its own record: as many lines as lanes */
-    assert_int_equal(bat(mc, 0x150 / 4)->max_lines, nrec);
+    assert_int_equal(bat(mc, MC_LOOP + 13)->max_lines, nrec);
     /* EmitInterCount and EmitIntermediate once a link */
-    assert_int_equal(bat(mc, 0x410 / 4)->lanes, links);
-    assert_int_equal(bat(mp, 0x3c0 / 4)->lanes, links);
-    for (uint32_t i = 0; i < 16; i++) assert_int_equal(bat(mp, (0x478 + 0x10 * i) / 4)->lanes, links);
+    assert_int_equal(bat(mc, MC_LINK + 2)->lanes, links);
+    assert_int_equal(bat(mp, MP_LINK + 12)->lanes, links);
+    for (uint32_t i = 0; i < 16; i++) assert_int_equal(bat(mp, MP_LINK + 18 + 2 * i)->lanes, links);
     /* the sort */
     uint64_t cmp_lanes = 0;
     int nbit = 0;
     for (int i = 0; i < nk; i++)
         if (strcmp(ks[i].k.name, "bitonicKernel") == 0) {
             check_shape(&ks[i].k, R / 256, 1, 256, 1);
-            cmp_lanes += bat(&ks[i], 0x030 / 4)->lanes;
+            cmp_lanes += bat(&ks[i], 3)->lanes;
             nbit++;
         }
     assert_int_equal(nbit, L * (L + 1) / 2);
     assert_int_equal(cmp_lanes, (uint64_t)nbit * R / 2);
     /* the groups */
     assert_string_equal(ks[nk - 2].k.name, "writeBoundary_kernel");
-    assert_int_equal(bat(&ks[nk - 2], 0x060 / 4)->lanes, groups);
-    assert_int_equal(bat(&ks[nk - 1], 0x070 / 4)->lanes, groups);
+    assert_int_equal(bat(&ks[nk - 2], 6)->lanes, groups);
+    assert_int_equal(bat(&ks[nk - 1], 7)->lanes, groups);
     bfree(ks, nk < 64 ? nk : 64);
 
     assert_true(stream_hash("mars.iix", "tiny", 1) == stream_hash("mars.iix", "tiny", 1));

@@ -52,17 +52,17 @@ static void test_kmeans(void **state)
     check_shape(&ks[1].k, 3, 3, 256, 1);
     check_shape(&ks[2].k, 3, 3, 256, 1);
     assert_int_equal(ks[0].thread_loads0, 8);
-    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 8);
-    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 8);
-    assert_int_equal(at(&ks[0], BODY(0))->n, 64 * 8);
-    assert_int_equal(at(&ks[0], BODY(1))->op, MW_OP_ST_GLOBAL);
-    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(5, 0))->min_lines, 8); /* after invert_mapping's 5 */
+    assert_int_equal(at(&ks[0], BODY(5, 0))->max_lines, 8);
+    assert_int_equal(at(&ks[0], BODY(5, 0))->n, 64 * 8);
+    assert_int_equal(at(&ks[0], BODY(5, 1))->op, MW_OP_ST_GLOBAL);
+    assert_int_equal(at(&ks[0], BODY(5, 1))->max_lines, 1);
     for (int i = 1; i < 3; i++) {
         assert_int_equal(ks[i].thread_loads0, 3 * 8);
         assert_int_equal(ks[i].loads, 64 * 3 * 8);
         assert_int_equal(ks[i].stores, 64);
-        assert_int_equal(at(&ks[i], BODY(0))->max_lines, 1);
-        assert_int_equal(at(&ks[i], 0x8000 + 16)->max_lines, 1);
+        assert_int_equal(at(&ks[i], BODY(8, 0))->max_lines, 1); /* kmeansPoint: 8, 11 in the body */
+        assert_int_equal(at(&ks[i], EPI(8, 11, 1))->max_lines, 1);
     }
     struct mw_kernel k[12];
     /* kdd_cup: 494020 points -> 1930 blocks -> 44 x 44 */
@@ -160,8 +160,9 @@ static void sc_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in
     struct sccount *c = arg;
     int i = (int)k->id - 1;
     if (i > 3) return;
-    if (in->pc == 0x8060) c->sw_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
-    if (in->pc == 0x8130) c->keep_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
+    /* the epilogue (after 7 prologue and 6 body instructions): the switch path's store at 6, the else path's at 19 */
+    if (in->pc == EPI(7, 6, 6)) c->sw_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
+    if (in->pc == EPI(7, 6, 19)) c->keep_lanes[i] += (uint64_t)__builtin_popcount(in->mask);
 }
 static void test_streamcluster(void **state)
 {
@@ -177,12 +178,12 @@ static void test_streamcluster(void **state)
         assert_true(ks[i].thread_loads0 == 2 * 8 + 2 + 2 || ks[i].thread_loads0 == 2 * 8 + 2 + 3);
         assert_int_equal(c.sw_lanes[i] + c.keep_lanes[i], 1024);
         sw += c.sw_lanes[i];
-        assert_int_equal(at(&ks[i], BODY(0))->max_lines, 1);
-        assert_int_equal(at(&ks[i], BODY(1))->max_lines, 1);
-        assert_int_equal(at(&ks[i], BODY(0))->n, 32 * 8);
-        assert_int_equal(at(&ks[i], 0x8010)->min_lines, 8);
-        assert_int_equal(at(&ks[i], 0x8010)->max_lines, 8);
-        assert_int_equal(at(&ks[i], 0x8060)->op, MW_OP_ST_GLOBAL);
+        assert_int_equal(at(&ks[i], BODY(7, 0))->max_lines, 1); /* 7 in the prologue, 6 in the body */
+        assert_int_equal(at(&ks[i], BODY(7, 1))->max_lines, 1);
+        assert_int_equal(at(&ks[i], BODY(7, 0))->n, 32 * 8);
+        assert_int_equal(at(&ks[i], EPI(7, 6, 1))->min_lines, 8);
+        assert_int_equal(at(&ks[i], EPI(7, 6, 1))->max_lines, 8);
+        assert_int_equal(at(&ks[i], EPI(7, 6, 6))->op, MW_OP_ST_GLOBAL);
     }
     /* some point gains from opening a feasible centre, not all of them */
     assert_true(sw > 0 && sw < 3 * 1024);
@@ -216,13 +217,15 @@ static void cfd_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *i
     }
     if (strcmp(k->name, "cuda_compute_flux") == 0) {
         if (k->id != 5) return; /* the first flux launch */
-        if (in->pc == 0x10b0) {
+        /* 40 instructions in the prologue: body 11 loads nb's first variable, body 70 is the first wing term,
+         * body 76 the first far-field term */
+        if (in->pc == BODY(40, 11)) {
             for (int l = 0; l < 32; l++)
                 if (in->mask >> l & 1u) c->nb_lanes++, c->nb_sum += (in->addr[l] - CFD_VARS) / 4;
         }
-        if (in->pc == 0x1460) c->wing += (uint64_t)__builtin_popcount(in->mask);
-        if (in->pc == 0x14c0) c->far += (uint64_t)__builtin_popcount(in->mask);
-        if (in->op == MW_OP_LD_GLOBAL && in->pc < 0x1000) c->flux_ld0++;
+        if (in->pc == BODY(40, 70)) c->wing += (uint64_t)__builtin_popcount(in->mask);
+        if (in->pc == BODY(40, 76)) c->far += (uint64_t)__builtin_popcount(in->mask);
+        if (in->op == MW_OP_LD_GLOBAL && in->pc < BODY(40, 0)) c->flux_ld0++;
     } else if (strcmp(k->name, "cuda_time_step") == 0) {
         if (in->op == MW_OP_LD_GLOBAL) c->time_ld++;
         if (in->op == MW_OP_ST_GLOBAL) c->time_st++;

@@ -14,6 +14,9 @@
 
 #include "wlwalk.h"
 
+/* Prologue lengths of wl_polybench.c's kernels: pro_1d (the 1-D kernels), pro_2d_beta (SYRK, SYR2K) */
+enum { PRO_1D = 4, PRO_2D_BETA = 8 };
+
 /* ATAX tiny: NX = NY = 256, one CTA of 256 threads per kernel. kernel1: tmp[i] += A[i*NY+j] * x[j] with
  * i = thread: A is read down a column (rows 1 KB apart: 32 lines per warp load), x[j] is one word for the whole
  * warp, tmp[i] is 32 consecutive words (one line). kernel2 reads A[i*NY+j] with j = thread: one line. Per
@@ -29,15 +32,15 @@ static void test_atax(void **state)
     assert_int_equal(ks[0].thread_loads0, 3 * 256);
     assert_int_equal(ks[1].thread_loads0, 3 * 256);
     /* kernel1 body: 0 A (divergent), 1 x (broadcast), 3 tmp, 5 store tmp */
-    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 32);
-    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 32);
-    assert_int_equal(at(&ks[0], BODY(0))->n, 8 * 256);
-    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
-    assert_int_equal(at(&ks[0], BODY(3))->max_lines, 1);
-    assert_int_equal(at(&ks[0], BODY(5))->op, MW_OP_ST_GLOBAL);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 0))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 0))->max_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 0))->n, 8 * 256);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 1))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 3))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 5))->op, MW_OP_ST_GLOBAL);
     /* kernel2: A row-wise, coalesced */
-    assert_int_equal(at(&ks[1], BODY(0))->max_lines, 1);
-    assert_int_equal(at(&ks[1], BODY(1))->max_lines, 1);
+    assert_int_equal(at(&ks[1], BODY(PRO_1D, 0))->max_lines, 1);
+    assert_int_equal(at(&ks[1], BODY(PRO_1D, 1))->max_lines, 1);
     /* 8 warps x 256 iterations x (3 loads); 1 store each */
     assert_int_equal(ks[0].loads, 8 * 256 * 3);
     assert_int_equal(ks[0].stores, 8 * 256);
@@ -53,10 +56,10 @@ static void test_bicg(void **state)
     assert_string_equal(ks[1].k.name, "bicg_kernel2");
     assert_int_equal(ks[0].thread_loads0, 3 * 256);
     assert_int_equal(ks[1].thread_loads0, 3 * 256);
-    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 1); /* r[i] */
-    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1); /* A[i*NY + j] */
-    assert_int_equal(at(&ks[1], BODY(0))->min_lines, 32);
-    assert_int_equal(at(&ks[1], BODY(1))->max_lines, 1); /* p[j] */
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 0))->max_lines, 1); /* r[i] */
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 1))->max_lines, 1); /* A[i*NY + j] */
+    assert_int_equal(at(&ks[1], BODY(PRO_1D, 0))->min_lines, 32);
+    assert_int_equal(at(&ks[1], BODY(PRO_1D, 1))->max_lines, 1); /* p[j] */
     struct mw_kernel k[2];
     assert_int_equal(shapes("polybench.bicg", "paper", k, 2), 2);
     check_shape(&k[0], 16, 1, 256, 1);
@@ -70,14 +73,14 @@ static void test_mvt_gesummv(void **state)
     (void)state;
     struct kstat ks[2];
     assert_int_equal(walk("polybench.mvt", "tiny", 1, ks, 2, NULL, NULL), 2);
-    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 32);
-    assert_int_equal(at(&ks[1], BODY(0))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 0))->min_lines, 32);
+    assert_int_equal(at(&ks[1], BODY(PRO_1D, 0))->max_lines, 1);
     assert_int_equal(walk("polybench.gesummv", "tiny", 1, ks, 1, NULL, NULL), 1);
     check_shape(&ks[0].k, 1, 1, 256, 1);
     assert_int_equal(ks[0].thread_loads0, 6 * 256 + 2);
-    assert_int_equal(at(&ks[0], BODY(0))->min_lines, 32);
-    assert_int_equal(at(&ks[0], BODY(6))->min_lines, 32);
-    assert_int_equal(at(&ks[0], BODY(1))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 0))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 6))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(PRO_1D, 1))->max_lines, 1);
 }
 
 /* The 1-D kernels' default N = 3840 gives every kernel 15 CTAs of 256 threads: one on each GTX480 SM. */
@@ -103,16 +106,16 @@ static void test_syrk(void **state)
     assert_int_equal(walk("polybench.syrk", "tiny", 1, ks, 1, NULL, NULL), 1);
     check_shape(&ks[0].k, 1, 4, 32, 8);
     assert_int_equal(ks[0].thread_loads0, 1 + 3 * 32);
-    assert_int_equal(at(&ks[0], BODY(0))->max_lines, 1);
-    assert_int_equal(at(&ks[0], BODY(1))->min_lines, 32);
-    assert_int_equal(at(&ks[0], BODY(4))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 0))->max_lines, 1);
+    assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 1))->min_lines, 32);
+    assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 4))->max_lines, 1);
     struct mw_kernel k[1];
     assert_int_equal(shapes("polybench.syrk", "paper", k, 1), 1);
     check_shape(&k[0], 32, 128, 32, 8); /* N = M = 1024 */
     assert_int_equal(walk("polybench.syr2k", "tiny", 1, ks, 1, NULL, NULL), 1);
     assert_int_equal(ks[0].thread_loads0, 1 + 5 * 32);
-    assert_int_equal(at(&ks[0], BODY(1))->min_lines, 32); /* b[j*M+k] */
-    assert_int_equal(at(&ks[0], BODY(5))->min_lines, 32); /* a[j*M+k] */
+    assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 1))->min_lines, 32); /* b[j*M+k] */
+    assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 5))->min_lines, 32); /* a[j*M+k] */
 }
 
 /* GEMM-like kernels: with 32-wide blocks a warp is one row of threads, so a[i*NK+k] is one word and b[k*NJ+j]

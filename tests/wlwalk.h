@@ -118,8 +118,11 @@ static inline const struct pcstat *at(const struct kstat *s, uint64_t pc)
     fail_msg("no instruction at pc 0x%llx in %s", (unsigned long long)pc, s->k.name);
     return NULL;
 }
-#define BODY(i) (0x1000u + 16u * (i))
+/* PCs of a template kernel's instructions in kgen's layout: prologue instruction i, body instruction i after a
+ * prologue of npro, epilogue instruction i after the body's nbody and its loop branch. */
 #define PRO(i) (16u * (i))
+#define BODY(npro, i) (16u * ((npro) + (i)))
+#define EPI(npro, nbody, i) (16u * ((npro) + (nbody) + 1 + (i)))
 
 static inline void check_shape(const struct mw_kernel *k, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by)
 {

@@ -117,12 +117,19 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
     return true;
 }
 
-static int emit_exit(struct gen_warp *gw, struct mw_inst *out)
+static int emit_exit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, struct mw_inst *out)
 {
     gw->phase = 3;
-    mw_inst_exit(out, gw->mask);
+    mw_inst_exit(out, gw->mask, (uint64_t)kk->ninsts * MW_WL_INST_BYTES);
     return 1;
 }
+
+/* Where a template kernel's parts start (in instructions): prologue at 0, then the body, its loop branch (when
+ * there is a body), the epilogue. */
+static int body_at(const struct mw_kgen_kernel *kk) { return kk->npro; }
+static int branch_at(const struct mw_kgen_kernel *kk) { return kk->npro + kk->nbody; }
+static int epi_at(const struct mw_kgen_kernel *kk) { return kk->npro + kk->nbody + (kk->nbody > 0); }
+static uint64_t pc_of(int inst) { return (uint64_t)inst * MW_WL_INST_BYTES; }
 
 static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct mw_inst *out, struct mw_err *e)
 {
@@ -133,16 +140,21 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
         if (gw->phase == 3) return 0;
         if (gw->mask) {
             int rc = kk->custom(kk, &gw->t[0], gw->mask, gw->scratch, out, e);
+            if (rc == 1 && out->pc >= pc_of((int)kk->ninsts))
+                return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                                  "kernel %s: pc 0x%llx is past its code (%u instructions, EXIT at 0x%llx)",
+                                  kk->k.name, (unsigned long long)out->pc, kk->ninsts,
+                                  (unsigned long long)pc_of((int)kk->ninsts));
             if (rc != 0) return rc;
         }
-        return emit_exit(gw, out);
+        return emit_exit(kk, gw, out);
     }
     for (;;) {
         switch (gw->phase) {
         case 0:
             if (gw->idx < kk->npro) {
                 int i = gw->idx++;
-                if (emit(kk, gw, &kk->pro[i], (uint64_t)i * 16, out)) return 1;
+                if (emit(kk, gw, &kk->pro[i], pc_of(i), out)) return 1;
                 continue;
             }
             gw->phase = 1, gw->idx = 0, gw->iter = 0;
@@ -154,7 +166,7 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
             }
             if (gw->idx < kk->nbody) {
                 int i = gw->idx++;
-                if (emit(kk, gw, &kk->body[i], 0x1000 + (uint64_t)i * 16, out)) return 1;
+                if (emit(kk, gw, &kk->body[i], pc_of(body_at(kk) + i), out)) return 1;
                 continue;
             }
             gw->idx = 0;
@@ -163,16 +175,16 @@ static int warp_next(struct mw_workload *w, void *state, uint32_t warp, struct m
             memset(out, 0, offsetof(struct mw_inst, addr));
             out->op = MW_OP_BRANCH;
             out->mask = gw->mask;
-            out->pc = 0x1000 + (uint64_t)kk->nbody * 16;
+            out->pc = pc_of(branch_at(kk));
             if (gw->mask) return 1;
             continue;
         case 2:
             if (gw->idx < kk->nepi) {
                 int i = gw->idx++;
-                if (emit(kk, gw, &kk->epi[i], 0x8000 + (uint64_t)i * 16, out)) return 1;
+                if (emit(kk, gw, &kk->epi[i], pc_of(epi_at(kk) + i), out)) return 1;
                 continue;
             }
-            return emit_exit(gw, out);
+            return emit_exit(kk, gw, out);
         default:
             return 0;
         }
@@ -201,6 +213,10 @@ int mw_kgen_workload(struct mw_workload *w, const char *name, struct mw_kgen_pro
 {
     struct gen *g = calloc(1, sizeof *g);
     if (!g) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < p->nkernels; i++) { /* a template kernel's EXIT follows its epilogue */
+        struct mw_kgen_kernel *kk = &p->kernels[i];
+        if (!kk->custom) kk->ninsts = (uint32_t)(epi_at(kk) + kk->nepi);
+    }
     g->p = *p;
     memset(w, 0, sizeof *w);
     w->ops = &gen_ops;

@@ -1,7 +1,8 @@
 /* Building blocks for built-in kernel models: a kernel is a prologue, a loop body run `iters` times and an
- * epilogue of instruction templates; each memory template computes one thread's address from the thread's
- * CUDA indices and the loop counter, exactly as the CUDA source's index expression. Kernels whose addresses
- * depend on data (BFS, SpMV, graphs) supply their own per-warp generator instead. */
+ * epilogue of instruction templates, laid out in that order from PC 0 with the loop branch after the body; each
+ * memory template computes one thread's address from the thread's CUDA indices and the loop counter, exactly as
+ * the CUDA source's index expression. Kernels whose addresses depend on data (BFS, SpMV, graphs) supply their own
+ * per-warp generator instead. */
 #ifndef MW_KGEN_H
 #define MW_KGEN_H
 
@@ -48,6 +49,12 @@ struct mw_kgen_kernel {
     int (*custom)(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask, void *scratch,
                   struct mw_inst *out, struct mw_err *e);
     size_t scratch_bytes;
+    /* The kernel's code size in static instructions: its PCs are below ninsts * MW_WL_INST_BYTES and its EXIT is
+     * at ninsts * MW_WL_INST_BYTES. kgen lays out a template kernel itself (prologue from 0, the body, the loop
+     * branch, the epilogue, the EXIT) and sets ninsts; a custom generator declares it and numbers its sites
+     * densely from 0 in the compiled code's order. An instruction at or past the EXIT (a custom kernel that did
+     * not declare its size) is an error. */
+    uint32_t ninsts;
 };
 
 /* A launch sequence of kernels (the workload's kernel list; a kernel may appear several times). */

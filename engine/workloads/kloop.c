@@ -133,4 +133,5 @@ void mw_kloop_kernel(struct mw_kgen_kernel *k, const struct mw_kl_hdr *data)
     k->custom = gen;
     k->data = data;
     k->scratch_bytes = sizeof(struct kl_warp);
+    k->ninsts = (uint32_t)data->nops;
 }

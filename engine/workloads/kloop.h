@@ -37,7 +37,8 @@ struct mw_kl_hdr {
     int nops;
 };
 
-/* Make k run the program of `data` (k->custom, k->data, k->scratch_bytes). PCs are op index * 16. */
+/* Make k run the program of `data` (k->custom, k->data, k->scratch_bytes, k->ninsts). An op's PC is its index
+ * times 16 (a LOOP op emits nothing: its END is the loop's branch), the EXIT after the last op. */
 void mw_kloop_kernel(struct mw_kgen_kernel *k, const struct mw_kl_hdr *data);
 
 /* Callback definitions: `expr` sees t (the thread), lc (loop counters) and P (the launch data, type T). */

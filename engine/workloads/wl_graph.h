@@ -213,17 +213,19 @@ struct gr_init {
 int gr_gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
                 struct mw_inst *o, struct mw_err *e);
 /* Append a launch of a custom generator over nthreads threads, GraphBig's shape; `data` starts with a uint64_t
- * thread count, the guard gtid < nthreads. NULL when out of memory. */
+ * thread count, the guard gtid < nthreads. `ninsts` is the generator's code size (its PCs are below ninsts * 16,
+ * its EXIT at ninsts * 16). NULL when out of memory. */
 struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, uint64_t nthreads, uint32_t nregs,
                                  const void *data,
                                  int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
                                             struct mw_inst *, struct mw_err *),
-                                 size_t scratch);
+                                 uint32_t ninsts, size_t scratch);
 /* gr_launch with struct gr_warp as the scratch */
 struct mw_kgen_kernel *gr_kernel(struct mw_kgen_program *p, const char *name, uint64_t nthreads, uint32_t nregs,
                                  const void *data,
                                  int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
-                                            struct mw_inst *, struct mw_err *));
+                                            struct mw_inst *, struct mw_err *),
+                                 uint32_t ninsts);
 /* Append the "initialize" launch of `init` (init->nthreads threads). NULL when out of memory. */
 struct mw_kgen_kernel *gr_launch_init(struct mw_kgen_program *p, uint32_t nregs, const struct gr_init *init);
 

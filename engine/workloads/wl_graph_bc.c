@@ -78,6 +78,7 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     }
     CO_END(w);
 }
+enum { INIT_INSTS = 0x90 / 16 }; /* gen_init's code: its last PC is 0x80, its EXIT after it */
 
 /* Both phases open with: if (dist[tid] != level) return; the edge range of tid (lanes w->a), or to done. */
 #define LEVEL_RANGE(level)                                                                                   \
@@ -93,21 +94,21 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
         GR_FLAGGED_RANGE(w, o, g, w->a, b->vlist);                                                           \
     } while (0)
 
-/* Both phases' edge loop opens with: i < end, else to `out`; w = elist[i]; dist[w] and the branch on it, the
- * lanes whose w is at `level` in w->c. */
-#define EDGE_DIST(level, out)                                                                                \
+/* Both phases' edge loop opens with (from pc at): i < end, else to `out`; w = elist[i]; dist[w] and the branch
+ * on it, the lanes whose w is at `level` in w->c. */
+#define EDGE_DIST(at, level, out)                                                                            \
     do {                                                                                                     \
         w->b = gr_edge_lanes(w, w->a, g->col);                                                               \
-        gi_br(o, 0x80, w->a, 5, 6);                                                                          \
+        gi_br(o, (at), w->a, 5, 6);                                                                          \
         CO_YIELD(w);                                                                                         \
         if (!w->b) goto out;                                                                                 \
-        GR_ELIST(w, o, 0x90, w->b, 7, 5, b->elist); /* w = elist[i] */                                       \
-        gi_alu(o, 0xb0, w->b, 9, 8, 0);                                                                      \
+        GR_ELIST(w, o, (at) + 0x10, w->b, 7, 5, b->elist); /* w = elist[i] */                                \
+        gi_alu(o, (at) + 0x30, w->b, 9, 8, 0);                                                               \
         CO_YIELD(w);                                                                                         \
-        gi_ldx(o, 0xc0, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */                                        \
+        gi_ldx(o, (at) + 0x40, w->b, 4, 10, 9, b->dist, w->z); /* dist[w] */                                 \
         CO_YIELD(w);                                                                                         \
         GR_WHERE(w->c, w->b, l, lv[w->z[l]] == (level));                                                     \
-        gi_br(o, 0xd0, w->b, 10, 0);                                                                         \
+        gi_br(o, (at) + 0x50, w->b, 10, 0);                                                                  \
         CO_YIELD(w);                                                                                         \
     } while (0)
 
@@ -126,7 +127,7 @@ static int gen_fwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     CO_BEGIN(w);
     LEVEL_RANGE((int32_t)L->curr);
     for (w->it = 0;; w->it++) {
-        EDGE_DIST((int32_t)L->curr + 1, done); /* the branch: == INF */
+        EDGE_DIST(0x80, (int32_t)L->curr + 1, done); /* the branch: == INF */
         if (w->c) {
             gi_stx(o, 0xe0, w->c, 4, 9, 11, b->dist, w->z); /* dist[w] = curr + 1 */
             CO_YIELD(w);
@@ -150,6 +151,7 @@ static int gen_fwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
 done:
     CO_END(w);
 }
+enum { FWD_INSTS = 0x150 / 16 }; /* gen_fwd's code: its last PC is 0x140, its EXIT after it */
 
 /* kernel_backward_phase: if (dist[tid] != curr - 1) return; for (...) { w = elist[i]; if (dist[w] == curr)
  * sum += 1.0 * sigma[u] / sigma[w] * (1.0 + delta[w]); } delta[u] += sum; (double-precision arithmetic) */
@@ -164,52 +166,53 @@ static int gen_bwd(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     struct gr_warp *w = scratch;
     CO_BEGIN(w);
     LEVEL_RANGE((int32_t)L->curr - 1);
-    gi_alu(o, 0x78, w->a, 20, 0, 0); /* sum = 0 */
+    gi_alu(o, 0x80, w->a, 20, 0, 0); /* sum = 0 */
     CO_YIELD(w);
     for (w->it = 0;; w->it++) {
-        EDGE_DIST((int32_t)L->curr, sum_up);
+        EDGE_DIST(0x90, (int32_t)L->curr, sum_up);
         if (!w->c) goto next;
-        gi_ldx(o, 0xe0, w->c, 4, 11, 2, b->sigma, w->v); /* sigma[u] */
+        gi_ldx(o, 0xf0, w->c, 4, 11, 2, b->sigma, w->v); /* sigma[u] */
         CO_YIELD(w);
-        gi_ldx(o, 0xf0, w->c, 4, 12, 9, b->sigma, w->z); /* sigma[w] */
+        gi_ldx(o, 0x100, w->c, 4, 12, 9, b->sigma, w->z); /* sigma[w] */
         CO_YIELD(w);
-        gi_ldx(o, 0x100, w->c, 4, 13, 9, b->delta, w->z); /* delta[w] */
+        gi_ldx(o, 0x110, w->c, 4, 13, 9, b->delta, w->z); /* delta[w] */
         CO_YIELD(w);
-        gi_op(o, 0x110, MW_OP_SFU, w->c, 14, 11, 0); /* (double)sigma[u] */
+        gi_op(o, 0x120, MW_OP_SFU, w->c, 14, 11, 0); /* (double)sigma[u] */
         CO_YIELD(w);
-        gi_op(o, 0x120, MW_OP_SFU, w->c, 15, 12, 0); /* (double)sigma[w] */
+        gi_op(o, 0x130, MW_OP_SFU, w->c, 15, 12, 0); /* (double)sigma[w] */
         CO_YIELD(w);
-        gi_op(o, 0x130, MW_OP_SFU, w->c, 16, 13, 0); /* (double)delta[w] */
+        gi_op(o, 0x140, MW_OP_SFU, w->c, 16, 13, 0); /* (double)delta[w] */
         CO_YIELD(w);
         /* the double division (reciprocal and Newton steps), then (1.0 + delta) and the products */
         for (w->d = 0; w->d < 6; w->d++) {
-            gi_op(o, 0x140 + 0x10 * (uint64_t)w->d, MW_OP_DP, w->c, 17, w->d ? 17 : 14, 15);
+            gi_op(o, 0x150 + 0x10 * (uint64_t)w->d, MW_OP_DP, w->c, 17, w->d ? 17 : 14, 15);
             CO_YIELD(w);
         }
-        gi_op(o, 0x1a0, MW_OP_DP, w->c, 18, 16, 0); /* 1.0 + delta[w] */
+        gi_op(o, 0x1b0, MW_OP_DP, w->c, 18, 16, 0); /* 1.0 + delta[w] */
         CO_YIELD(w);
-        gi_op(o, 0x1b0, MW_OP_DP, w->c, 19, 17, 18);
+        gi_op(o, 0x1c0, MW_OP_DP, w->c, 19, 17, 18);
         CO_YIELD(w);
-        gi_op(o, 0x1c0, MW_OP_SFU, w->c, 21, 20, 0); /* (double)sum */
+        gi_op(o, 0x1d0, MW_OP_SFU, w->c, 21, 20, 0); /* (double)sum */
         CO_YIELD(w);
-        gi_op(o, 0x1d0, MW_OP_DP, w->c, 21, 21, 19);
+        gi_op(o, 0x1e0, MW_OP_DP, w->c, 21, 21, 19);
         CO_YIELD(w);
-        gi_op(o, 0x1e0, MW_OP_SFU, w->c, 20, 21, 0); /* sum = (float) */
+        gi_op(o, 0x1f0, MW_OP_SFU, w->c, 20, 21, 0); /* sum = (float) */
         CO_YIELD(w);
     next:
-        gi_alu(o, 0x1f0, w->b, 5, 5, 0); /* i++ */
+        gi_alu(o, 0x200, w->b, 5, 5, 0); /* i++ */
         CO_YIELD(w);
     }
 sum_up:
-    gi_ldx(o, 0x200, w->a, 4, 22, 2, b->delta, w->v); /* delta[u] += sum */
+    gi_ldx(o, 0x210, w->a, 4, 22, 2, b->delta, w->v); /* delta[u] += sum */
     CO_YIELD(w);
-    gi_alu(o, 0x210, w->a, 22, 22, 20);
+    gi_alu(o, 0x220, w->a, 22, 22, 20);
     CO_YIELD(w);
-    gi_stx(o, 0x220, w->a, 4, 2, 22, b->delta, w->v);
+    gi_stx(o, 0x230, w->a, 4, 2, 22, b->delta, w->v);
     CO_YIELD(w);
 done:
     CO_END(w);
 }
+enum { BWD_INSTS = 0x240 / 16 }; /* gen_bwd's code: its last PC is 0x230, its EXIT after it */
 
 /* kernel_backsum_phase: if (tid == root || dist[tid] == INF) return; BC[tid] += delta[tid]; */
 static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
@@ -247,6 +250,7 @@ static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
 done:
     CO_END(w);
 }
+enum { SUM_INSTS = 0x90 / 16 }; /* gen_sum's code: its last PC is 0x80, its EXIT after it */
 
 int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
@@ -284,17 +288,17 @@ int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struc
     for (uint32_t r = 0; r < b->nroots; r++) {
         /* forward for curr = 0 .. depth (the last discovers nothing), backward for curr = depth .. 1 */
         *L = (struct bc_launch){g->n, b, r, 0};
-        if (!gr_kernel(&p, "kernel_init", g->n, 10, L++, gen_init)) goto oom;
+        if (!gr_kernel(&p, "kernel_init", g->n, 10, L++, gen_init, INIT_INSTS)) goto oom;
         for (uint32_t c = 0; c <= depth[r]; c++) {
             *L = (struct bc_launch){g->n, b, r, c};
-            if (!gr_kernel(&p, "kernel_forward_phase", g->n, 18, L++, gen_fwd)) goto oom;
+            if (!gr_kernel(&p, "kernel_forward_phase", g->n, 18, L++, gen_fwd, FWD_INSTS)) goto oom;
         }
         for (uint32_t c = depth[r]; c >= 1; c--) {
             *L = (struct bc_launch){g->n, b, r, c};
-            if (!gr_kernel(&p, "kernel_backward_phase", g->n, 26, L++, gen_bwd)) goto oom;
+            if (!gr_kernel(&p, "kernel_backward_phase", g->n, 26, L++, gen_bwd, BWD_INSTS)) goto oom;
         }
         *L = (struct bc_launch){g->n, b, r, 0};
-        if (!gr_kernel(&p, "kernel_backsum_phase", g->n, 10, L++, gen_sum)) goto oom;
+        if (!gr_kernel(&p, "kernel_backsum_phase", g->n, 10, L++, gen_sum, SUM_INSTS)) goto oom;
     }
     free(q), free(depth);
     return mw_kgen_workload(w, "graph.bc", &p, e);

@@ -124,6 +124,7 @@ static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     }
     CO_END(w);
 }
+enum { INIT_INSTS = 0xb0 / 16 }; /* gen_init's code: its last PC is 0xa0, its EXIT after it */
 
 /* kernel_hooking: for (eid = 2 tid; eid < min(2 tid + 2, edge_cnt); eid++) { if (mask[eid]) continue;
  * src = edge_src[eid]; dest = elist[eid]; if (parents[src] != parents[dest]) { shadow[even ? min : max] =
@@ -206,6 +207,7 @@ static int gen_hook(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     }
     CO_END(w);
 }
+enum { HOOK_INSTS = 0x160 / 16 }; /* gen_hook's code: its last PC is 0x150, its EXIT after it */
 
 /* kernel_update: parents[tid] = shadow[tid] */
 static int gen_update(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
@@ -223,6 +225,7 @@ static int gen_update(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, 
     CO_YIELD(w);
     CO_END(w);
 }
+enum { UPDATE_INSTS = 0x50 / 16 }; /* gen_update's code: its last PC is 0x40, its EXIT after it */
 
 /* kernel_pointer_jumping: parent = parents[tid]; while (parents[parent] != parent) parent = parents[parent];
  * shadow[tid] = parent; */
@@ -261,6 +264,7 @@ static int gen_jump(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     CO_YIELD(w);
     CO_END(w);
 }
+enum { JUMP_INSTS = 0xa0 / 16 }; /* gen_jump's code: its last PC is 0x90, its EXIT after it */
 
 int mw_wl_graph_cc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
@@ -286,17 +290,17 @@ int mw_wl_graph_cc(struct mw_workload *w, const char *size, uint64_t seed, struc
     if (!c->l) goto oom;
     uint64_t nchunks = ((uint64_t)g->m + CHUNK_SZ - 1) / CHUNK_SZ;
     c->l[0] = (struct cc_launch){g->n, c, 0, false};
-    if (!gr_kernel(&p, "initialize", g->n, 16, &c->l[0], gen_init)) goto oom;
+    if (!gr_kernel(&p, "initialize", g->n, 16, &c->l[0], gen_init, INIT_INSTS)) goto oom;
     for (uint32_t it = 0; it < c->iters; it++) {
         struct cc_launch *L = &c->l[1 + 4 * (size_t)it];
         L[0] = (struct cc_launch){nchunks, c, it, false};
         L[1] = (struct cc_launch){g->n, c, it, false};
         L[2] = (struct cc_launch){g->n, c, it, false};
         L[3] = (struct cc_launch){g->n, c, it, true};
-        if (!gr_kernel(&p, "kernel_hooking", nchunks, 20, &L[0], gen_hook) ||
-            !gr_kernel(&p, "kernel_update", g->n, 8, &L[1], gen_update) ||
-            !gr_kernel(&p, "kernel_pointer_jumping", g->n, 10, &L[2], gen_jump) ||
-            !gr_kernel(&p, "kernel_update", g->n, 8, &L[3], gen_update))
+        if (!gr_kernel(&p, "kernel_hooking", nchunks, 20, &L[0], gen_hook, HOOK_INSTS) ||
+            !gr_kernel(&p, "kernel_update", g->n, 8, &L[1], gen_update, UPDATE_INSTS) ||
+            !gr_kernel(&p, "kernel_pointer_jumping", g->n, 10, &L[2], gen_jump, JUMP_INSTS) ||
+            !gr_kernel(&p, "kernel_update", g->n, 8, &L[3], gen_update, UPDATE_INSTS))
             goto oom;
     }
     return mw_kgen_workload(w, "graph.cc", &p, e);

@@ -35,7 +35,7 @@ struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, ui
                                  const void *data,
                                  int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
                                             struct mw_inst *, struct mw_err *),
-                                 size_t scratch)
+                                 uint32_t ninsts, size_t scratch)
 {
     struct mw_kgen_kernel *k = mw_kgen_append(p);
     if (!k) return NULL;
@@ -43,6 +43,7 @@ struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, ui
     k->data = data;
     k->guard = gr_guard;
     k->custom = gen;
+    k->ninsts = ninsts;
     k->scratch_bytes = scratch;
     return k;
 }
@@ -50,14 +51,16 @@ struct mw_kgen_kernel *gr_launch(struct mw_kgen_program *p, const char *name, ui
 struct mw_kgen_kernel *gr_kernel(struct mw_kgen_program *p, const char *name, uint64_t nthreads, uint32_t nregs,
                                  const void *data,
                                  int (*gen)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t, void *,
-                                            struct mw_inst *, struct mw_err *))
+                                            struct mw_inst *, struct mw_err *),
+                                 uint32_t ninsts)
 {
-    return gr_launch(p, name, nthreads, nregs, data, gen, sizeof(struct gr_warp));
+    return gr_launch(p, name, nthreads, nregs, data, gen, ninsts, sizeof(struct gr_warp));
 }
 
 struct mw_kgen_kernel *gr_launch_init(struct mw_kgen_program *p, uint32_t nregs, const struct gr_init *init)
 {
-    return gr_kernel(p, "initialize", init->nthreads, nregs, init, gr_gen_init);
+    /* gr_gen_init's code: the prologue (0x00..0x20), then an address and a store per array */
+    return gr_kernel(p, "initialize", init->nthreads, nregs, init, gr_gen_init, 3 + 2 * init->nst);
 }
 
 void gr_alloc_graph(uint64_t *top, const struct mw_graph *g, uint64_t *vlist, uint64_t *elist)

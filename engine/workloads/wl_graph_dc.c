@@ -48,6 +48,7 @@ static int gen_dc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
     }
     CO_END(w);
 }
+enum { DC_INSTS = 0xb0 / 16 }; /* gen_dc's code: its last PC is 0xa0, its EXIT after it */
 
 int mw_wl_graph_dc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
@@ -65,6 +66,7 @@ int mw_wl_graph_dc(struct mw_workload *w, const char *size, uint64_t seed, struc
     d->vpl = gr_alloc(&top, (uint64_t)g->n * 4);
     gr_alloc_graph(&top, g, &d->vlist, &d->elist);
     d->init = (struct gr_init){g->n, 1, {d->vpl}, {4}};
-    if (!gr_launch_init(&p, 8, &d->init) || !gr_kernel(&p, "kernel", g->n, 12, d, gen_dc)) return gr_fail(&p, e);
+    if (!gr_launch_init(&p, 8, &d->init) || !gr_kernel(&p, "kernel", g->n, 12, d, gen_dc, DC_INSTS))
+        return gr_fail(&p, e);
     return mw_kgen_workload(w, "graph.dc", &p, e);
 }

@@ -123,6 +123,7 @@ static int gen_gc(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint
 done:
     CO_END(w);
 }
+enum { GC_INSTS = 0x150 / 16 }; /* gen_gc's code: its last PC is 0x140, its EXIT after it */
 
 int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
@@ -154,7 +155,7 @@ int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struc
     if (!c->l || !gr_launch_init(&p, 8, &c->init)) goto oom;
     for (uint32_t k = 0; k < c->rounds; k++) {
         c->l[k] = (struct gc_launch){g->n, c, k};
-        if (!gr_kernel(&p, "kernel", g->n, 16, &c->l[k], gen_gc)) goto oom;
+        if (!gr_kernel(&p, "kernel", g->n, 16, &c->l[k], gen_gc, GC_INSTS)) goto oom;
     }
     return mw_kgen_workload(w, "graph.gc", &p, e);
 oom:

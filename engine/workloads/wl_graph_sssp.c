@@ -118,6 +118,7 @@ static int gen_relax(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
 done:
     CO_END(w);
 }
+enum { RELAX_INSTS = 0x130 / 16 }; /* gen_relax's code: its last PC is 0x120, its EXIT after it */
 
 /* kernel2: if (vplist[tid] > update[tid]) { vplist[tid] = update[tid]; mask[tid] = true; *changed = true; }
  * else update[tid] = vplist[tid]; */
@@ -153,6 +154,7 @@ static int gen_fold(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
     }
     CO_END(w);
 }
+enum { FOLD_INSTS = 0xa0 / 16 }; /* gen_fold's code: its last PC is 0x90, its EXIT after it */
 
 int mw_wl_graph_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
@@ -179,8 +181,8 @@ int mw_wl_graph_sssp(struct mw_workload *w, const char *size, uint64_t seed, str
     if (!s->l || !gr_launch_init(&p, 10, &s->init)) goto oom;
     for (uint32_t k = 0; k < s->iters; k++) {
         s->l[k] = (struct sssp_launch){g->n, s, k};
-        if (!gr_kernel(&p, "kernel", g->n, 18, &s->l[k], gen_relax) ||
-            !gr_kernel(&p, "kernel2", g->n, 10, &s->l[k], gen_fold))
+        if (!gr_kernel(&p, "kernel", g->n, 18, &s->l[k], gen_relax, RELAX_INSTS) ||
+            !gr_kernel(&p, "kernel2", g->n, 10, &s->l[k], gen_fold, FOLD_INSTS))
             goto oom;
     }
     return mw_kgen_workload(w, "graph.sssp", &p, e);

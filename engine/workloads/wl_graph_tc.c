@@ -168,6 +168,7 @@ static int gen_sort(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, ui
                               (unsigned long long)w->v[l]);
     CO_END(w);
 }
+enum { SORT_INSTS = 0x220 / 16 }; /* gen_sort's code: its last PC is 0x210, its EXIT after it */
 
 struct ix_warp {
     int line;
@@ -260,6 +261,7 @@ static int gen_count(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, u
     }
     CO_END(w);
 }
+enum { COUNT_INSTS = 0x1a0 / 16 }; /* gen_count's code: its last PC is 0x190, its EXIT after it */
 
 /* kernel_step3: vplist[tid] = vplist[tid] / 2; atomicAdd(d_tcount, vplist[tid]); */
 static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
@@ -282,6 +284,7 @@ static int gen_sum(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uin
     CO_YIELD(w);
     CO_END(w);
 }
+enum { SUM_INSTS = 0x70 / 16 }; /* gen_sum's code: its last PC is 0x60, its EXIT after it */
 
 int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
@@ -309,9 +312,9 @@ int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struc
     gr_alloc_graph(&top, g, &t->vlist, &t->elist);
     t->init = (struct gr_init){g->n, 1, {t->vpl}, {4}};
     if (!gr_launch_init(&p, 8, &t->init) ||
-        !gr_launch(&p, "kernel_step1", g->n, 24, t, gen_sort, sizeof(struct qs_warp)) ||
-        !gr_launch(&p, "kernel_step2", g->n, 24, t, gen_count, sizeof(struct ix_warp)) ||
-        !gr_kernel(&p, "kernel_step3", g->n, 8, t, gen_sum))
+        !gr_launch(&p, "kernel_step1", g->n, 24, t, gen_sort, SORT_INSTS, sizeof(struct qs_warp)) ||
+        !gr_launch(&p, "kernel_step2", g->n, 24, t, gen_count, COUNT_INSTS, sizeof(struct ix_warp)) ||
+        !gr_kernel(&p, "kernel_step3", g->n, 8, t, gen_sum, SUM_INSTS))
         goto oom;
     return mw_kgen_workload(w, "graph.tc", &p, e);
 oom:

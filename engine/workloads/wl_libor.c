@@ -27,7 +27,7 @@ static const float swaprates[NOPT] = {.045f, .05f, .055f, .045f, .05f, .055f, .0
 /* One instruction of a thread's (warp-uniform) dynamic stream. */
 enum { K_NONE, K_LOCAL, K_CONST, K_DV, K_DLB };
 struct lop {
-    uint32_t pc;       /* static site / 16 */
+    uint32_t pc;       /* the site's key while building (AT, INLINE), then its place in the kernel's code */
     uint8_t op, kind;
     uint8_t ndst, nsrc;
     uint8_t dst, s0, s1;
@@ -36,6 +36,8 @@ struct lop {
 struct lstream {
     struct lop *v;
     size_t n, cap;
+    uint32_t part;     /* the code part being built (see INLINE) */
+    uint32_t ninsts;   /* distinct sites: the kernel's code size */
     bool oom;
 };
 struct lib {
@@ -63,15 +65,20 @@ static void push(struct lstream *s, int line, uint8_t op, uint8_t kind, uint32_t
         s->v = v, s->cap = cap;
     }
     struct lop *o = &s->v[s->n++];
-    o->pc = (uint32_t)line, o->op = op, o->kind = kind, o->arg = arg;
+    o->pc = s->part << 20 | (uint32_t)line, o->op = op, o->kind = kind, o->arg = arg;
     bool st = op == MW_OP_ST_LOCAL || op == MW_OP_ST_GLOBAL;
     o->ndst = (op == MW_OP_BRANCH || st) ? 0 : 1;
     o->dst = (uint8_t)d, o->s0 = (uint8_t)a, o->s1 = (uint8_t)b;
     o->nsrc = st ? 2 : op == MW_OP_BRANCH ? 1 : 2;
     if (st) o->s0 = (uint8_t)a, o->s1 = (uint8_t)b; /* address, value */
 }
-/* Emitters: each call site is one static instruction, its PC / 16 = line * 8 + its place in a composite. */
+/* Emitters: each call site is one static instruction, keyed by its code part, line and place in a composite
+ * (line * 8 + place); the kernel's code lays the sites out in key order (layout), which is source order within a
+ * function. */
 #define AT(k) (__LINE__ * 8 + (k))
+/* The device functions are inlined: the code of a call follows its caller's code before the call, and the
+ * caller's code after the call follows it. Each function is called once per kernel. */
+#define INLINE(call) (s->part++, (call), s->part++)
 #define ALU_(k, d, a, b) push(s, AT(k), MW_OP_ALU, K_NONE, 0, d, a, b)
 #define SFU_(k, d, a) push(s, AT(k), MW_OP_SFU, K_NONE, 0, d, a, 0)
 #define DP_(k, d, a, b) push(s, AT(k), MW_OP_DP, K_NONE, 0, d, a, b)
@@ -351,9 +358,9 @@ static void build_k2(struct lib *m)
     ALU(1, 1, 0);
     ALU(3, 1, 0);
     BRA(3);
-    init_paths(s, m, &f);
-    path_fwd(s, m, &f, false);
-    portfolio(s, m, &f);
+    INLINE(init_paths(s, m, &f));
+    INLINE(path_fwd(s, m, &f, false));
+    INLINE(portfolio(s, m, &f));
     ALU(2, 1, 0);
     STG(K_DV, 2, 18); /* d_v[path] = portfolio(L) */
     ALU(1, 1, 0); /* path += threadN */
@@ -371,18 +378,44 @@ static void build_k1(struct lib *m)
     ALU(1, 1, 0);
     ALU(3, 1, 0);
     BRA(3);
-    init_paths(s, m, &f);
-    path_fwd(s, m, &f, true);
-    portfolio_b(s, m, &f);
+    INLINE(init_paths(s, m, &f));
+    INLINE(path_fwd(s, m, &f, true));
+    INLINE(portfolio_b(s, m, &f));
     ALU(2, 1, 0);
     STG(K_DV, 2, 18); /* d_v[path] = portfolio_b(L, L_b) */
-    path_rev(s, m, &f);
+    INLINE(path_rev(s, m, &f));
     LDL(9, f.L + N - 1, 2);
     ALU(2, 1, 0);
     STG(K_DLB, 2, 9); /* d_Lb[path] = L_b[NN - 1] */
     ALU(1, 1, 0);
     ALU(3, 1, 0);
     BRA(3);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Lay the stream's sites out densely in key order: each instruction's pc becomes its site's index. */
+static void layout(struct lstream *s)
+{
+    if (s->oom || !s->n) return;
+    uint32_t *keys = malloc(s->n * sizeof *keys);
+    if (!keys) {
+        s->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < s->n; i++) keys[i] = s->v[i].pc;
+    qsort(keys, s->n, sizeof *keys, key_cmp);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (!n || keys[i] != keys[n - 1]) keys[n++] = keys[i];
+    for (size_t i = 0; i < s->n; i++)
+        s->v[i].pc = (uint32_t)((uint32_t *)bsearch(&s->v[i].pc, keys, n, sizeof *keys, key_cmp) - keys);
+    s->ninsts = (uint32_t)n;
+    free(keys);
 }
 
 /* The swaption test swapval < 0 of each option, from the forward path every thread computes (z = 0.3,
@@ -458,6 +491,8 @@ int mw_wl_libor(struct mw_workload *w, const char *size, uint64_t seed, struct m
     mw_wl_libor_taken(m->N, m->Nmat, m->taken);
     build_k2(m);
     build_k1(m);
+    layout(&m->k2);
+    layout(&m->k1);
     struct mw_kgen_program p = {.owned = m, .free_owned = lib_free};
     if (m->k1.oom || m->k2.oom) goto oom;
     for (int i = 0; i < 2; i++) {
@@ -470,6 +505,7 @@ int mw_wl_libor(struct mw_workload *w, const char *size, uint64_t seed, struct m
         m->kd[i] = (struct lkern){m, i ? &m->k1 : &m->k2};
         k->data = &m->kd[i];
         k->custom = gen;
+        k->ninsts = m->kd[i].st->ninsts;
         k->scratch_bytes = sizeof(struct lwarp);
     }
     return mw_kgen_workload(w, "libor.libor", &p, e);

@@ -167,7 +167,7 @@ static int cmp_links(const struct iix *m, int32_t a, int32_t b, uint32_t *chars)
 /* ---- per-warp generation: a queue of instructions refilled one basic block at a time ---- */
 struct qent {
     uint32_t mask;
-    uint16_t pc;
+    uint16_t pc;      /* the instruction's place in the kernel's code */
     uint8_t op, width, ndst, nsrc, dst, s0, s1;
     uint64_t addr[MW_WARP_SIZE];
 };
@@ -194,10 +194,10 @@ struct launch {
     uint64_t in, out, sums;   /* scan arrays */
 };
 
-static struct qent *q_push(struct gwarp *w, uint16_t pc, uint8_t op, uint32_t mask, int d, int a, int b)
+static struct qent *q_push(struct gwarp *w, int pc, uint8_t op, uint32_t mask, int d, int a, int b)
 {
     struct qent *e = &w->q[w->n++];
-    e->pc = pc, e->op = op, e->mask = mask, e->width = 0;
+    e->pc = (uint16_t)pc, e->op = op, e->mask = mask, e->width = 0;
     bool st = op == MW_OP_ST_GLOBAL || op == MW_OP_ST_SHARED;
     e->ndst = (op == MW_OP_BRANCH || op == MW_OP_BARRIER || st) ? 0 : 1;
     e->nsrc = op == MW_OP_BARRIER ? 0 : op == MW_OP_BRANCH ? 1 : 2;
@@ -234,28 +234,42 @@ static struct qent *q_push(struct gwarp *w, uint16_t pc, uint8_t op, uint32_t ma
     } while (0)
 #define TXT(off) (m->files + (uint64_t)(off)) /* a byte of the device copy of the documents */
 
-/* A state case's head: c = buf[j] and the switch on it, at pc, pc + step, .. */
-static void char_load(const struct iix *m, struct gwarp *w, uint32_t mask, uint16_t pc, uint16_t step)
+/* A state case's head: c = buf[j] and the switch on it, at pc .. pc + 3. */
+static void char_load(const struct iix *m, struct gwarp *w, uint32_t mask, int pc)
 {
     QA(pc, mask, 10, 4, 2);
-    QLD((uint16_t)(pc + step), mask, 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
-    QA((uint16_t)(pc + 2 * step), mask, 11, 6, 0);
-    QB((uint16_t)(pc + 3 * step), mask, 11);
+    QLD(pc + 1, mask, 1, 6, 10, TXT(w->l[l].base + w->l[l].j));
+    QA(pc + 2, mask, 11, 6, 0);
+    QB(pc + 3, mask, 11);
 }
 
 /* A one-character state case (START, IN_TAG, FOUND_HREF): the head, `tests` compares, the lanes step, and the
  * state register is written. */
-static void char_case(const struct iix *m, struct gwarp *w, uint32_t mask, uint16_t pc, uint16_t step, int tests)
+static void char_case(const struct iix *m, struct gwarp *w, uint32_t mask, int pc, int tests)
 {
-    char_load(m, w, mask, pc, step);
-    if (tests == 2) QA((uint16_t)(pc + 4 * step), mask, 12, 6, 0);
+    char_load(m, w, mask, pc);
+    if (tests == 2) QA(pc + 4, mask, 12, 6, 0);
     PML_LANES(mask, l) w->l[l].st = (uint32_t)st_next((int)w->l[l].st, m->text[w->l[l].base + w->l[l].j]);
-    QA((uint16_t)(pc + (3 + tests) * step), mask, 5, 11, tests == 2 ? 12 : 0);
+    QA(pc + 3 + tests, mask, 5, 11, tests == 2 ? 12 : 0);
 }
 
-/* Map phase (MapperCount when !map, Mapper when map). Code offsets (PC / 4): prologue 0x000, loop 0x100, cases 0x140.., link scan
- * 0x300, hash 0x380, emit 0x400, epilogue 0x700. Registers: r1 index, r2 j, r3 size, r4 buf, r5 state, r6 char,
- * r7 link_end, r8 hash, r9 i, r10-r15 temporaries. */
+/* Map phase (MapperCount when !map, Mapper when map). Registers: r1 index, r2 j, r3 size, r4 buf, r5 state,
+ * r6 char, r7 link_end, r8 hash, r9 i, r10-r15 temporaries. The kernels' code (instructions, see map_layout): the
+ * prologue from 0 (Mapper's extra loads 4..9), the record loop and the state cases from `loop` (the link scan at
+ * loop + 54), a found link's handling from `link` (Mapper: the key store, the url hash and EmitIntermediate, 70
+ * instructions; MapperCount: EmitInterCount, 9), the loop's tail and the epilogue from `tail`, 7 to the EXIT. */
+struct map_layout {
+    int loop, link, tail, end;
+};
+static struct map_layout map_layout(bool map)
+{
+    struct map_layout y;
+    y.loop = map ? 10 : 4;
+    y.link = y.loop + 58;
+    y.tail = y.link + (map ? 70 : 9);
+    y.end = y.tail + 7;
+    return y;
+}
 enum {
     PH_PRO, PH_TOP, PH_SW, PH_C0, PH_C1, PH_C2, PH_C3, PH_C4, PH_LSCAN, PH_LPOST, PH_HASH, PH_EMIT, PH_INC,
     PH_EPI, PH_DONE
@@ -264,6 +278,8 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
 {
     const struct iix *m = L->m;
     bool map = L->kind == K_MAP;
+    const struct map_layout y = map_layout(map);
+    const int P = y.loop, V = y.link, T = y.tail;
     for (;;) {
         switch (w->phase) {
         case PH_PRO: {
@@ -275,67 +291,67 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
                 w->l[l] = (struct lane){.rec = r, .size = m->rec_size[r], .base = m->rec_off[r],
                                         .emitted = 0, .st = ST_START};
             }
-            QA(0x000, mask, 1, 0, 0);
-            QA(0x010, mask, 10, 1, 0);
-            QB(0x020, mask, 10);
+            QA(0, mask, 1, 0, 0);
+            QA(1, mask, 10, 1, 0);
+            QB(2, mask, 10);
             uint32_t lv = w->live;
             if (!lv) { w->phase = PH_DONE; return; }
-            QA(0x030, lv, 11, 1, 0);
+            QA(3, lv, 11, 1, 0);
             if (map) {
-                QLD(0x040, lv, 4, 12, 1, m->ps_c + (uint64_t)w->l[l].rec * 4);
-                QA(0x050, lv, 13, 12, 0);
-                QLD(0x060, lv, 16, 14, 13, m->ios + (uint64_t)m->rec_first[w->l[l].rec] * 16);
-                QLD(0x070, lv, 4, 10, 1, m->ps_k + (uint64_t)w->l[l].rec * 4);
-                QLD(0x080, lv, 4, 11, 1, m->ps_v + (uint64_t)w->l[l].rec * 4);
-                QST(0x090, lv, 16, 13, 14, m->ios + (uint64_t)m->rec_first[w->l[l].rec] * 16);
+                QLD(4, lv, 4, 12, 1, m->ps_c + (uint64_t)w->l[l].rec * 4);
+                QA(5, lv, 13, 12, 0);
+                QLD(6, lv, 16, 14, 13, m->ios + (uint64_t)m->rec_first[w->l[l].rec] * 16);
+                QLD(7, lv, 4, 10, 1, m->ps_k + (uint64_t)w->l[l].rec * 4);
+                QLD(8, lv, 4, 11, 1, m->ps_v + (uint64_t)w->l[l].rec * 4);
+                QST(9, lv, 16, 13, 14, m->ios + (uint64_t)m->rec_first[w->l[l].rec] * 16);
             }
-            QA(0x0a0, lv, 9, 11, 1); /* i = recordBase + tid < terminate */
-            QB(0x0b0, lv, 9);
-            QLD(0x0c0, lv, 16, 12, 9, m->in_os + (uint64_t)w->l[l].rec * 16);
-            QA(0x0d0, lv, 13, 12, 0);
-            QLD(0x0e0, lv, 4, 14, 13, m->in_vals + (uint64_t)w->l[l].rec * VALSZ);
-            QLD(0x0e8, lv, 4, 3, 13, m->in_vals + (uint64_t)w->l[l].rec * VALSZ + 4);
-            QLD(0x0f0, lv, 8, 4, 13, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ);
-            QA(0x0f8, lv, 4, 4, 14);
+            QA(P, lv, 9, 11, 1); /* i = recordBase + tid < terminate */
+            QB(P + 1, lv, 9);
+            QLD(P + 2, lv, 16, 12, 9, m->in_os + (uint64_t)w->l[l].rec * 16);
+            QA(P + 3, lv, 13, 12, 0);
+            QLD(P + 4, lv, 4, 14, 13, m->in_vals + (uint64_t)w->l[l].rec * VALSZ);
+            QLD(P + 5, lv, 4, 3, 13, m->in_vals + (uint64_t)w->l[l].rec * VALSZ + 4);
+            QLD(P + 6, lv, 8, 4, 13, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ);
+            QA(P + 7, lv, 4, 4, 14);
             w->alive = lv;
             w->phase = PH_TOP;
             return;
         }
         case PH_TOP: /* the lanes that passed the previous test test again */
-            QA(0x100, w->alive, 10, 2, 3);
-            QB(0x110, w->alive, 10);
+            QA(P + 8, w->alive, 10, 2, 3);
+            QB(P + 9, w->alive, 10);
             PML_LANES(w->alive, l) if (w->l[l].j >= w->l[l].size) w->alive &= ~(1u << l);
             w->phase = w->alive ? PH_SW : PH_EPI;
             return;
         case PH_SW:
             for (int c = 0; c < 5; c++) w->m[c] = 0;
             PML_LANES(w->alive, l) w->m[w->l[l].st] |= 1u << l;
-            QA(0x120, w->alive, 10, 5, 0);
-            QB(0x130, w->alive, 10);
+            QA(P + 10, w->alive, 10, 5, 0);
+            QB(P + 11, w->alive, 10);
             w->phase = PH_C0;
             return;
         case PH_C0: /* START: '<' -> IN_TAG */
             w->phase = PH_C1;
             if (!w->m[0]) continue;
-            char_case(m, w, w->m[0], 0x140, 0x10, 1);
+            char_case(m, w, w->m[0], P + 12, 1);
             return;
         case PH_C1: /* IN_TAG: 'a' -> IN_ATAG, ' ' stays, else START */
             w->phase = PH_C2;
             if (!w->m[1]) continue;
-            char_case(m, w, w->m[1], 0x190, 0x10, 2);
+            char_case(m, w, w->m[1], P + 17, 2);
             return;
         case PH_C2: { /* IN_ATAG: "href" -> FOUND_HREF (j += 3), ' ' stays, else START */
             w->phase = PH_C3;
             if (!w->m[2]) continue;
             uint32_t m2 = w->m[2], mh = 0, found = 0;
-            char_load(m, w, m2, 0x1f0, 0x10);
+            char_load(m, w, m2, P + 23);
             PML_LANES(m2, l) if (m->text[w->l[l].base + w->l[l].j] == 'h') mh |= 1u << l;
             /* for (x = 0; x < 5; x++) if (href[x] != url_start[x]) break; (unrolled) */
             uint32_t cmpm = mh;
             for (int x = 0; x < 5 && cmpm; x++) {
-                QLD((uint16_t)(0x230 + 0x18 * x), cmpm, 1, 12, 10, TXT(w->l[l].base + w->l[l].j + (uint32_t)x));
-                QA((uint16_t)(0x238 + 0x18 * x), cmpm, 13, 12, 0);
-                QB((uint16_t)(0x240 + 0x18 * x), cmpm, 13);
+                QLD(P + 27 + 3 * x, cmpm, 1, 12, 10, TXT(w->l[l].base + w->l[l].j + (uint32_t)x));
+                QA(P + 28 + 3 * x, cmpm, 13, 12, 0);
+                QB(P + 29 + 3 * x, cmpm, 13);
                 uint32_t next = 0;
                 PML_LANES(cmpm, l) {
                     char c = m->text[w->l[l].base + w->l[l].j + (uint32_t)x];
@@ -346,39 +362,39 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
                 cmpm = next;
             }
             if (mh) {
-                QA(0x2d0, mh, 13, 12, 0);
-                QB(0x2d8, mh, 13);
+                QA(P + 42, mh, 13, 12, 0);
+                QB(P + 43, mh, 13);
             }
-            if (found) QA(0x2e0, found, 2, 2, 0); /* j += 3 */
+            if (found) QA(P + 44, found, 2, 2, 0); /* j += 3 */
             uint32_t other = m2 & ~mh;
-            if (other) QA(0x2e8, other, 12, 6, 0);
+            if (other) QA(P + 45, other, 12, 6, 0);
             PML_LANES(m2, l) {
                 if (found >> l & 1u) w->l[l].st = ST_FOUND_HREF, w->l[l].j += 3;
                 else if (mh >> l & 1u) w->l[l].st = ST_START;
                 else w->l[l].st = st_next(ST_IN_ATAG, m->text[w->l[l].base + w->l[l].j]);
             }
-            QA(0x2f0, m2, 5, 11, 12);
+            QA(P + 46, m2, 5, 11, 12);
             return;
         }
         case PH_C3: /* FOUND_HREF: ' ' or '=' stay, '"' -> START_LINK, else START */
             w->phase = PH_C4;
             if (!w->m[3]) continue;
-            char_case(m, w, w->m[3], 0x2f8, 0x08, 2);
+            char_case(m, w, w->m[3], P + 47, 2);
             return;
         case PH_C4: /* START_LINK: scan to the closing quote */
             if (!w->m[4]) { w->phase = PH_INC; continue; }
             PML_LANES(w->m[4], l) w->l[l].e = w->l[l].base + w->l[l].j;
-            QA(0x330, w->m[4], 7, 4, 2);
+            QA(P + 53, w->m[4], 7, 4, 2);
             w->scan = w->m[4];
             w->phase = PH_LSCAN;
             return;
         case PH_LSCAN: { /* for (; *link_end != '"'; link_end++); */
-            QLD(0x340, w->scan, 1, 6, 7, TXT(w->l[l].e));
-            QA(0x348, w->scan, 11, 6, 0);
-            QB(0x350, w->scan, 11);
+            QLD(P + 54, w->scan, 1, 6, 7, TXT(w->l[l].e));
+            QA(P + 55, w->scan, 11, 6, 0);
+            QB(P + 56, w->scan, 11);
             uint32_t next = 0;
             PML_LANES(w->scan, l) if (m->text[w->l[l].e] != '"') next |= 1u << l;
-            if (next) QA(0x358, next, 7, 7, 0);
+            if (next) QA(P + 57, next, 7, 7, 0);
             PML_LANES(next, l) w->l[l].e++;
             w->scan = next;
             if (!next) w->phase = PH_LPOST;
@@ -387,37 +403,37 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
         case PH_LPOST: {
             uint32_t m4 = w->m[4];
             if (map) {
-                QST(0x360, m4, 1, 7, 0, TXT(w->l[l].e)); /* *link_end = '\0' */
-                QA(0x368, m4, 10, 2, 0);
-                QST(0x370, m4, 4, 4, 10, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ + 8); /* pKey->url_offset */
-                QA(0x378, m4, 8, 7, 4); /* hash = len */
+                QST(V, m4, 1, 7, 0, TXT(w->l[l].e)); /* *link_end = '\0' */
+                QA(V + 1, m4, 10, 2, 0);
+                QST(V + 2, m4, 4, 4, 10, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ + 8); /* pKey->url_offset */
+                QA(V + 3, m4, 8, 7, 4); /* hash = len */
                 PML_LANES(m4, l) w->l[l].hi = 0;
                 w->scan = 0;
                 PML_LANES(m4, l) if (w->l[l].e > w->l[l].base + w->l[l].j) w->scan |= 1u << l;
-                QB(0x37c, m4, 8);
+                QB(V + 4, m4, 8);
                 w->phase = w->scan ? PH_HASH : PH_EMIT;
             } else {
                 /* EmitInterCount: three per-thread counters += */
                 const uint64_t cnt[3] = {m->cnt_k, m->cnt_v, m->cnt_c};
                 for (int i = 0; i < 3; i++) {
-                    uint16_t pc = (uint16_t)(0x400 + 0x18 * i);
+                    int pc = V + 3 * i;
                     uint8_t r = (uint8_t)(10 + i);
                     QLD(pc, m4, 4, r, 1, cnt[i] + (uint64_t)w->l[l].rec * 4);
-                    QA((uint16_t)(pc + 8), m4, r, r, 0);
-                    QST((uint16_t)(pc + 0x10), m4, 4, 1, r, cnt[i] + (uint64_t)w->l[l].rec * 4);
+                    QA(pc + 1, m4, r, r, 0);
+                    QST(pc + 2, m4, 4, 1, r, cnt[i] + (uint64_t)w->l[l].rec * 4);
                 }
                 w->phase = PH_EMIT;
             }
             return;
         }
         case PH_HASH: { /* hash = (hash << 4) ^ (hash >> 28) ^ str[i] */
-            QLD(0x380, w->scan, 1, 6, 9, TXT(w->l[l].base + w->l[l].j + w->l[l].hi));
-            QA(0x388, w->scan, 10, 8, 0);
-            QA(0x390, w->scan, 11, 8, 0);
-            QA(0x398, w->scan, 8, 10, 11);
-            QA(0x3a0, w->scan, 8, 8, 6);
-            QA(0x3a8, w->scan, 9, 9, 0);
-            QB(0x3b0, w->scan, 9);
+            QLD(V + 5, w->scan, 1, 6, 9, TXT(w->l[l].base + w->l[l].j + w->l[l].hi));
+            QA(V + 6, w->scan, 10, 8, 0);
+            QA(V + 7, w->scan, 11, 8, 0);
+            QA(V + 8, w->scan, 8, 10, 11);
+            QA(V + 9, w->scan, 8, 8, 6);
+            QA(V + 10, w->scan, 9, 9, 0);
+            QB(V + 11, w->scan, 9);
             uint32_t next = 0;
             PML_LANES(w->scan, l) if (w->l[l].base + w->l[l].j + ++w->l[l].hi < w->l[l].e) next |= 1u << l;
             w->scan = next;
@@ -427,39 +443,39 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
         case PH_EMIT: {
             uint32_t m4 = w->m[4];
             if (map) {
-                QST(0x3c0, m4, 4, 4, 8, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ + 12); /* pKey->url_hash */
+                QST(V + 12, m4, 4, 4, 8, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ + 12); /* pKey->url_hash */
                 /* EmitIntermediate: copy the key and the value byte by byte into this thread's slice */
-                QLD(0x450, m4, 8, 10, 1, m->kvo + (uint64_t)w->l[l].rec * 8);
-                QLD(0x458, m4, 4, 11, 1, m->ps_k + (uint64_t)w->l[l].rec * 4);
-                QLD(0x460, m4, 4, 12, 1, m->ps_v + (uint64_t)w->l[l].rec * 4);
-                QA(0x468, m4, 13, 11, 10);
+                QLD(V + 13, m4, 8, 10, 1, m->kvo + (uint64_t)w->l[l].rec * 8);
+                QLD(V + 14, m4, 4, 11, 1, m->ps_k + (uint64_t)w->l[l].rec * 4);
+                QLD(V + 15, m4, 4, 12, 1, m->ps_v + (uint64_t)w->l[l].rec * 4);
+                QA(V + 16, m4, 13, 11, 10);
                 for (uint32_t i = 0; i < KEYSZ; i++) {
-                    QLD((uint16_t)(0x470 + 0x10 * i), m4, 1, 14, 4, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ + i);
-                    QST((uint16_t)(0x478 + 0x10 * i), m4, 1, 13, 14,
+                    QLD(V + 17 + 2 * (int)i, m4, 1, 14, 4, m->in_keys + (uint64_t)w->l[l].rec * KEYSZ + i);
+                    QST(V + 18 + 2 * (int)i, m4, 1, 13, 14,
                         m->ikeys + (uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) * KEYSZ + i);
                 }
                 for (uint32_t i = 0; i < 4; i++) {
-                    QLD((uint16_t)(0x570 + 0x10 * i), m4, 1, 14, 4, m->in_vals + (uint64_t)w->l[l].rec * VALSZ + 8 + i);
-                    QST((uint16_t)(0x578 + 0x10 * i), m4, 1, 13, 14,
+                    QLD(V + 49 + 2 * (int)i, m4, 1, 14, 4, m->in_vals + (uint64_t)w->l[l].rec * VALSZ + 8 + i);
+                    QST(V + 50 + 2 * (int)i, m4, 1, 13, 14,
                         m->ivals + (uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) * 4 + i);
                 }
-                QA(0x5b0, m4, 10, 10, 0);
-                QST(0x5b8, m4, 8, 1, 10, m->kvo + (uint64_t)w->l[l].rec * 8);
-                QLD(0x5c0, m4, 4, 11, 1, m->curi + (uint64_t)w->l[l].rec * 4);
-                QLD(0x5c8, m4, 4, 12, 1, m->ps_c + (uint64_t)w->l[l].rec * 4);
-                QA(0x5d0, m4, 13, 11, 12);
-                QLD(0x5d8, m4, 16, 14, 13, m->ios + (uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) * 16);
-                QLD(0x5e0, m4, 16, 15, 13,
+                QA(V + 57, m4, 10, 10, 0);
+                QST(V + 58, m4, 8, 1, 10, m->kvo + (uint64_t)w->l[l].rec * 8);
+                QLD(V + 59, m4, 4, 11, 1, m->curi + (uint64_t)w->l[l].rec * 4);
+                QLD(V + 60, m4, 4, 12, 1, m->ps_c + (uint64_t)w->l[l].rec * 4);
+                QA(V + 61, m4, 13, 11, 12);
+                QLD(V + 62, m4, 16, 14, 13, m->ios + (uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) * 16);
+                QLD(V + 63, m4, 16, 15, 13,
                     m->ios + ((uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) - 1) * 16);
-                QA(0x5e8, m4, 10, 11, 0);
-                QB(0x5f0, m4, 10);
-                QA(0x5f8, m4, 14, 15, 0);
-                QST(0x600, m4, 16, 13, 14, m->ios + (uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) * 16);
-                QA(0x608, m4, 11, 11, 0);
-                QST(0x610, m4, 4, 1, 11, m->curi + (uint64_t)w->l[l].rec * 4);
+                QA(V + 64, m4, 10, 11, 0);
+                QB(V + 65, m4, 10);
+                QA(V + 66, m4, 14, 15, 0);
+                QST(V + 67, m4, 16, 13, 14, m->ios + (uint64_t)(m->rec_first[w->l[l].rec] + w->l[l].emitted) * 16);
+                QA(V + 68, m4, 11, 11, 0);
+                QST(V + 69, m4, 4, 1, 11, m->curi + (uint64_t)w->l[l].rec * 4);
             }
-            QA(0x618, m4, 2, 2, 7); /* j += link_end - (buf + j); state = START */
-            QA(0x620, m4, 5, 0, 0);
+            QA(T, m4, 2, 2, 7); /* j += link_end - (buf + j); state = START */
+            QA(T + 1, m4, 5, 0, 0);
             PML_LANES(m4, l) {
                 w->l[l].j = w->l[l].e - w->l[l].base;
                 w->l[l].st = ST_START;
@@ -469,15 +485,15 @@ static void map_refill(const struct launch *L, const struct mw_tctx *t0, uint32_
             return;
         }
         case PH_INC:
-            QA(0x628, w->alive, 2, 2, 0);
-            QB(0x630, w->alive, 2);
+            QA(T + 2, w->alive, 2, 2, 0);
+            QB(T + 3, w->alive, 2);
             PML_LANES(w->alive, l) w->l[l].j++;
             w->phase = PH_TOP;
             return;
         case PH_EPI:
-            QA(0x700, w->live, 9, 9, 0); /* i += blockDim.x */
-            QA(0x710, w->live, 10, 9, 0);
-            QB(0x720, w->live, 10);
+            QA(T + 4, w->live, 9, 9, 0); /* i += blockDim.x */
+            QA(T + 5, w->live, 10, 9, 0);
+            QB(T + 6, w->live, 10);
             w->phase = PH_DONE;
             return;
         default: return;
@@ -502,17 +518,17 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
     w->live = mask;
     if (L->kind == K_UADD) {
         uint32_t act = in_range(mask, blockbase + 512 + tid0, L->n);
-        QA(0x000, mask, 1, 0, 0);
-        QLD(0x010, mask, 4, 2, 1, L->sums + (uint64_t)t0->ctaid[0] * 4 + 4); /* uniforms[blockIdx.x] (from block 1) */
+        QA(0, mask, 1, 0, 0);
+        QLD(1, mask, 4, 2, 1, L->sums + (uint64_t)t0->ctaid[0] * 4 + 4); /* uniforms[blockIdx.x] (from block 1) */
         if (!act) { w->phase = PH_DONE; return; }
-        QLD(0x020, act, 4, 3, 1, L->out + (uint64_t)(blockbase + 512 + tid0 + (uint32_t)l) * 4);
+        QLD(2, act, 4, 3, 1, L->out + (uint64_t)(blockbase + 512 + tid0 + (uint32_t)l) * 4);
         uint32_t act2 = in_range(mask, blockbase + 512 + 256 + tid0, L->n);
-        if (act2) QLD(0x030, act2, 4, 4, 1, L->out + (uint64_t)(blockbase + 512 + 256 + tid0 + (uint32_t)l) * 4);
-        QA(0x040, act, 3, 3, 2);
-        QST(0x060, act, 4, 1, 3, L->out + (uint64_t)(blockbase + 512 + tid0 + (uint32_t)l) * 4);
+        if (act2) QLD(3, act2, 4, 4, 1, L->out + (uint64_t)(blockbase + 512 + 256 + tid0 + (uint32_t)l) * 4);
+        QA(4, act, 3, 3, 2);
+        QST(6, act, 4, 1, 3, L->out + (uint64_t)(blockbase + 512 + tid0 + (uint32_t)l) * 4);
         if (act2) {
-            QA(0x050, act2, 4, 4, 2);
-            QST(0x070, act2, 4, 1, 4, L->out + (uint64_t)(blockbase + 512 + 256 + tid0 + (uint32_t)l) * 4);
+            QA(5, act2, 4, 4, 2);
+            QST(7, act2, 4, 1, 4, L->out + (uint64_t)(blockbase + 512 + 256 + tid0 + (uint32_t)l) * 4);
         }
         w->phase = PH_DONE;
         return;
@@ -520,63 +536,63 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
     switch (w->phase) {
     case 0: {
         uint32_t a = in_range(mask, blockbase + tid0, L->n), b = in_range(mask, blockbase + tid0 + 256, L->n);
-        QA(0x000, mask, 1, 0, 0);
-        QA(0x010, mask, 2, 1, 0);
-        if (a) QLD(0x020, a, 4, 3, 2, L->in + (uint64_t)(blockbase + tid0 + (uint32_t)l) * 4);
-        if (b) QLD(0x030, b, 4, 4, 2, L->in + (uint64_t)(blockbase + tid0 + 256 + (uint32_t)l) * 4);
-        QSTS(0x040, mask, 3, (uint64_t)(tid0 + (uint32_t)l + ((tid0 + (uint32_t)l) >> 4)) * 4);
-        QSTS(0x050, mask, 4, (uint64_t)(tid0 + 256 + (uint32_t)l + ((tid0 + 256 + (uint32_t)l) >> 4)) * 4);
+        QA(0, mask, 1, 0, 0);
+        QA(1, mask, 2, 1, 0);
+        if (a) QLD(2, a, 4, 3, 2, L->in + (uint64_t)(blockbase + tid0 + (uint32_t)l) * 4);
+        if (b) QLD(3, b, 4, 4, 2, L->in + (uint64_t)(blockbase + tid0 + 256 + (uint32_t)l) * 4);
+        QSTS(4, mask, 3, (uint64_t)(tid0 + (uint32_t)l + ((tid0 + (uint32_t)l) >> 4)) * 4);
+        QSTS(5, mask, 4, (uint64_t)(tid0 + 256 + (uint32_t)l + ((tid0 + 256 + (uint32_t)l) >> 4)) * 4);
         w->phase = 1, w->sub = 0;
         return;
     }
     case 1: { /* up-sweep: d = 256 >> sub active threads */
         uint32_t d = 256u >> w->sub, off = 1u << w->sub, act = in_range(mask, tid0, d);
-        QBAR(0x060);
+        QBAR(6);
         if (act) {
-            QA(0x070, act, 5, 1, 0);
-            QLDS(0x080, act, 6, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
-            QLDS(0x090, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
-            QA(0x0a0, act, 7, 7, 6);
-            QSTS(0x0b0, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
+            QA(7, act, 5, 1, 0);
+            QLDS(8, act, 6, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
+            QLDS(9, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
+            QA(10, act, 7, 7, 6);
+            QSTS(11, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
         }
-        QA(0x0c0, mask, 8, 8, 0);
-        QB(0x0d0, mask, 8);
+        QA(12, mask, 8, 8, 0);
+        QB(13, mask, 8);
         if (++w->sub == 9) w->phase = 2, w->sub = 0;
         return;
     }
     case 2: { /* thread 0 stores the block sum and clears the last element */
         uint32_t t0m = tid0 == 0 ? (mask & 1u) : 0;
-        QBAR(0x0e0);
+        QBAR(14);
         if (t0m) {
-            QLDS(0x0f0, t0m, 6, 511 * 4);
-            if (L->sums) QST(0x100, t0m, 4, 1, 6, L->sums + (uint64_t)t0->ctaid[0] * 4);
-            QSTS(0x110, t0m, 0, 511 * 4);
+            QLDS(15, t0m, 6, 511 * 4);
+            if (L->sums) QST(16, t0m, 4, 1, 6, L->sums + (uint64_t)t0->ctaid[0] * 4);
+            QSTS(17, t0m, 0, 511 * 4);
         }
         w->phase = 3, w->sub = 0;
         return;
     }
     case 3: { /* down-sweep */
         uint32_t d = 1u << w->sub, off = 256u >> w->sub, act = in_range(mask, tid0, d);
-        QBAR(0x120);
+        QBAR(18);
         if (act) {
-            QLDS(0x130, act, 6, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
-            QLDS(0x140, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
-            QSTS(0x150, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
-            QA(0x160, act, 7, 7, 6);
-            QSTS(0x170, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
+            QLDS(19, act, 6, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
+            QLDS(20, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
+            QSTS(21, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 1) - 1) * 4);
+            QA(22, act, 7, 7, 6);
+            QSTS(23, act, 7, (uint64_t)(off * (2 * (tid0 + (uint32_t)l) + 2) - 1) * 4);
         }
-        QA(0x180, mask, 8, 8, 0);
-        QB(0x190, mask, 8);
+        QA(24, mask, 8, 8, 0);
+        QB(25, mask, 8);
         if (++w->sub == 9) w->phase = 4;
         return;
     }
     case 4: {
         uint32_t a = in_range(mask, blockbase + tid0, L->n), b = in_range(mask, blockbase + tid0 + 256, L->n);
-        QBAR(0x1a0);
-        QLDS(0x1b0, mask, 3, (uint64_t)(tid0 + (uint32_t)l + ((tid0 + (uint32_t)l) >> 4)) * 4);
-        QLDS(0x1c0, mask, 4, (uint64_t)(tid0 + 256 + (uint32_t)l + ((tid0 + 256 + (uint32_t)l) >> 4)) * 4);
-        if (a) QST(0x1d0, a, 4, 2, 3, L->out + (uint64_t)(blockbase + tid0 + (uint32_t)l) * 4);
-        if (b) QST(0x1e0, b, 4, 2, 4, L->out + (uint64_t)(blockbase + tid0 + 256 + (uint32_t)l) * 4);
+        QBAR(26);
+        QLDS(27, mask, 3, (uint64_t)(tid0 + (uint32_t)l + ((tid0 + (uint32_t)l) >> 4)) * 4);
+        QLDS(28, mask, 4, (uint64_t)(tid0 + 256 + (uint32_t)l + ((tid0 + 256 + (uint32_t)l) >> 4)) * 4);
+        if (a) QST(29, a, 4, 2, 3, L->out + (uint64_t)(blockbase + tid0 + (uint32_t)l) * 4);
+        if (b) QST(30, b, 4, 2, 4, L->out + (uint64_t)(blockbase + tid0 + 256 + (uint32_t)l) * 4);
         w->phase = PH_DONE;
         return;
     }
@@ -585,15 +601,16 @@ static void scan_refill(const struct launch *L, const struct mw_tctx *t0, uint32
 }
 
 /* getCompareValue(d_rawData, a, b) for the active lanes whose pointer entries are in w->l[].a / .b: the -1 test, the
- * two url_hash loads, and for equal hashes the string loop; keys at `keys` (16 B each, link-numbered by `kidx`). */
+ * two url_hash loads, and for equal hashes the string loop; keys at `keys` (16 B each, link-numbered by `kidx`).
+ * Its code is the 16 instructions from pcb. */
 enum { CP_START, CP_STR, CP_END };
-static bool cmp_refill(const struct iix *m, struct gwarp *w, uint32_t act, uint64_t keys, bool sorted, uint16_t pcb)
+static bool cmp_refill(const struct iix *m, struct gwarp *w, uint32_t act, uint64_t keys, bool sorted, int pcb)
 {
     switch (w->sub) {
     case CP_START: {
         uint32_t real = 0, eq = 0;
         QA(pcb, act, 10, 2, 3); /* v1 == -1 || v2 == -1 */
-        QB((uint16_t)(pcb + 0x10), act, 10);
+        QB(pcb + 1, act, 10);
         PML_LANES(act, l) {
             w->l[l].cmp = cmp_links(m, w->l[l].a, w->l[l].b, &w->l[l].chars);
             w->l[l].ci = 0;
@@ -603,19 +620,19 @@ static bool cmp_refill(const struct iix *m, struct gwarp *w, uint32_t act, uint6
             }
         }
         if (real) {
-            QLD((uint16_t)(pcb + 0x20), real, 4, 11, 2, keys + (uint64_t)(sorted ? w->l[l].pos : (uint32_t)w->l[l].a) * KEYSZ + 12);
-            QLD((uint16_t)(pcb + 0x30), real, 4, 12, 3,
+            QLD(pcb + 2, real, 4, 11, 2, keys + (uint64_t)(sorted ? w->l[l].pos : (uint32_t)w->l[l].a) * KEYSZ + 12);
+            QLD(pcb + 3, real, 4, 12, 3,
                 keys + (uint64_t)(sorted ? w->l[l].pos - 1 : (uint32_t)w->l[l].b) * KEYSZ + 12);
-            QA((uint16_t)(pcb + 0x40), real, 13, 11, 12);
-            QB((uint16_t)(pcb + 0x50), real, 13);
+            QA(pcb + 4, real, 13, 11, 12);
+            QB(pcb + 5, real, 13);
         }
         if (eq) {
-            QLD((uint16_t)(pcb + 0x60), eq, 8, 14, 2, keys + (uint64_t)(sorted ? w->l[l].pos : (uint32_t)w->l[l].a) * KEYSZ);
-            QLD((uint16_t)(pcb + 0x70), eq, 4, 15, 2,
+            QLD(pcb + 6, eq, 8, 14, 2, keys + (uint64_t)(sorted ? w->l[l].pos : (uint32_t)w->l[l].a) * KEYSZ);
+            QLD(pcb + 7, eq, 4, 15, 2,
                 keys + (uint64_t)(sorted ? w->l[l].pos : (uint32_t)w->l[l].a) * KEYSZ + 8);
-            QLD((uint16_t)(pcb + 0x80), eq, 8, 16, 3,
+            QLD(pcb + 8, eq, 8, 16, 3,
                 keys + (uint64_t)(sorted ? w->l[l].pos - 1 : (uint32_t)w->l[l].b) * KEYSZ);
-            QLD((uint16_t)(pcb + 0x90), eq, 4, 17, 3,
+            QLD(pcb + 9, eq, 4, 17, 3,
                 keys + (uint64_t)(sorted ? w->l[l].pos - 1 : (uint32_t)w->l[l].b) * KEYSZ + 8);
         }
         w->cmpm = eq;
@@ -623,19 +640,19 @@ static bool cmp_refill(const struct iix *m, struct gwarp *w, uint32_t act, uint6
         return false;
     }
     case CP_STR: { /* for (; *url1 == *url2 && *url1 != '\0' && *url2 != '\0'; url1++, url2++); */
-        QLD((uint16_t)(pcb + 0xa0), w->cmpm, 1, 18, 14, TXT(m->link_off[w->l[l].a] + w->l[l].ci));
-        QLD((uint16_t)(pcb + 0xb0), w->cmpm, 1, 19, 16, TXT(m->link_off[w->l[l].b] + w->l[l].ci));
-        QA((uint16_t)(pcb + 0xc0), w->cmpm, 20, 18, 19);
-        QB((uint16_t)(pcb + 0xd0), w->cmpm, 20);
+        QLD(pcb + 10, w->cmpm, 1, 18, 14, TXT(m->link_off[w->l[l].a] + w->l[l].ci));
+        QLD(pcb + 11, w->cmpm, 1, 19, 16, TXT(m->link_off[w->l[l].b] + w->l[l].ci));
+        QA(pcb + 12, w->cmpm, 20, 18, 19);
+        QB(pcb + 13, w->cmpm, 20);
         uint32_t next = 0;
         PML_LANES(w->cmpm, l) if (w->l[l].ci++ < w->l[l].chars) next |= 1u << l;
-        if (next) QA((uint16_t)(pcb + 0xe0), next, 14, 14, 0);
+        if (next) QA(pcb + 14, next, 14, 14, 0);
         w->cmpm = next;
         if (!next) w->sub = CP_END;
         return false;
     }
     default:
-        QA((uint16_t)(pcb + 0xf0), act, 21, 20, 13); /* the result */
+        QA(pcb + 15, act, 21, 20, 13); /* the result */
         return true;
     }
 }
@@ -645,9 +662,9 @@ static bool cmp_refill(const struct iix *m, struct gwarp *w, uint32_t act, uint6
 static bool guard_head(struct gwarp *w, uint32_t mask, uint32_t act)
 {
     w->live = mask;
-    QA(0x000, mask, 1, 0, 0);
-    QA(0x010, mask, 2, 1, 0);
-    QB(0x020, mask, 2);
+    QA(0, mask, 1, 0, 0);
+    QA(1, mask, 2, 1, 0);
+    QB(2, mask, 2);
     w->alive = act;
     if (!act) w->phase = PH_DONE;
     return act != 0;
@@ -670,24 +687,24 @@ static void bitonic_refill(const struct launch *L, const struct mw_tctx *t0, uin
             }
         }
         if (!guard_head(w, mask, act)) return;
-        QLD(0x030, act, 16, 2, 1, m->dR + (uint64_t)w->l[l].pos * 16);
-        QLD(0x040, act, 16, 3, 1, m->dR + (uint64_t)(w->l[l].pos ^ L->j) * 16);
-        QA(0x050, act, 4, 1, 0); /* (dataIdx & k) == 0 */
-        QB(0x060, act, 4);
+        QLD(3, act, 16, 2, 1, m->dR + (uint64_t)w->l[l].pos * 16);
+        QLD(4, act, 16, 3, 1, m->dR + (uint64_t)(w->l[l].pos ^ L->j) * 16);
+        QA(5, act, 4, 1, 0); /* (dataIdx & k) == 0 */
+        QB(6, act, 4);
         w->phase = 1, w->sub = CP_START;
         return;
     }
     case 1:
-        if (!cmp_refill(m, w, w->alive, m->ikeys, false, 0x100)) return;
+        if (!cmp_refill(m, w, w->alive, m->ikeys, false, 7)) return;
         w->swap = 0;
         PML_LANES(w->alive, l) {
             bool up = (w->l[l].pos & L->k) == 0;
             if ((up && w->l[l].cmp == 1) || (!up && w->l[l].cmp == -1)) w->swap |= 1u << l;
         }
-        QB(0x200, w->alive, 21);
+        QB(23, w->alive, 21);
         if (w->swap) {
-            QST(0x210, w->swap, 16, 1, 3, m->dR + (uint64_t)w->l[l].pos * 16);
-            QST(0x220, w->swap, 16, 1, 2, m->dR + (uint64_t)(w->l[l].pos ^ L->j) * 16);
+            QST(24, w->swap, 16, 1, 3, m->dR + (uint64_t)w->l[l].pos * 16);
+            QST(25, w->swap, 16, 1, 2, m->dR + (uint64_t)(w->l[l].pos ^ L->j) * 16);
         }
         w->phase = PH_DONE;
         return;
@@ -709,23 +726,23 @@ static void chunk_refill(const struct launch *L, const struct mw_tctx *t0, uint3
     if (w->phase == 0) {
         if (!guard_head(w, mask, act)) return;
         switch (L->kind) {
-        case K_INIT: QST(0x030, act, 16, 2, 0, m->dR + (uint64_t)w->l[l].pos * 16); w->phase = PH_DONE; return;
+        case K_INIT: QST(3, act, 16, 2, 0, m->dR + (uint64_t)w->l[l].pos * 16); w->phase = PH_DONE; return;
         case K_WRITEB: { /* if (d_startArray[pos] == 1) d_boundary[d_startSumArray[pos]] = pos */
             uint32_t flag = 0;
-            QLD(0x030, act, 4, 3, 2, m->start + (uint64_t)w->l[l].pos * 4);
-            QLD(0x040, act, 4, 4, 2, m->startsum + (uint64_t)w->l[l].pos * 4);
-            QB(0x050, act, 3);
+            QLD(3, act, 4, 3, 2, m->start + (uint64_t)w->l[l].pos * 4);
+            QLD(4, act, 4, 4, 2, m->startsum + (uint64_t)w->l[l].pos * 4);
+            QB(5, act, 3);
             PML_LANES(act, l) if (m->bflag[w->l[l].pos]) flag |= 1u << l;
-            if (flag) QST(0x060, flag, 4, 4, 2, m->bound + (uint64_t)m->bsum[w->l[l].pos] * 4);
+            if (flag) QST(6, flag, 4, 4, 2, m->bound + (uint64_t)m->bsum[w->l[l].pos] * 4);
             w->phase = PH_DONE;
             return;
         }
         case K_SETB:
-            QLD(0x030, act, 4, 3, 2, m->bound + (uint64_t)w->l[l].pos * 4);
-            QA(0x040, act, 5, 2, 0);
-            QB(0x050, act, 5);
-            QLD(0x060, act, 4, 4, 2, m->bound + (uint64_t)w->l[l].pos * 4 + 4);
-            QST(0x070, act, 8, 2, 3, m->range + (uint64_t)w->l[l].pos * 8);
+            QLD(3, act, 4, 3, 2, m->bound + (uint64_t)w->l[l].pos * 4);
+            QA(4, act, 5, 2, 0);
+            QB(5, act, 5);
+            QLD(6, act, 4, 4, 2, m->bound + (uint64_t)w->l[l].pos * 4 + 4);
+            QST(7, act, 8, 2, 3, m->range + (uint64_t)w->l[l].pos * 8);
             w->phase = PH_DONE;
             return;
         default: { /* K_BOUNDARY: pos == 0 -> 1, else compare with the left neighbour */
@@ -735,28 +752,44 @@ static void chunk_refill(const struct launch *L, const struct mw_tctx *t0, uint3
                 rest |= 1u << l;
                 w->l[l].a = S[w->l[l].pos], w->l[l].b = S[w->l[l].pos - 1];
             }
-            QA(0x030, act, 3, 2, 0);
-            QB(0x040, act, 3);
+            QA(3, act, 3, 2, 0);
+            QB(4, act, 3);
             w->cmpm = act;
             w->alive = rest;
             if (!rest) { w->phase = 2; return; }
-            QLD(0x050, rest, 16, 2, 1, m->oos + (uint64_t)w->l[l].pos * 16);
-            QLD(0x060, rest, 16, 3, 1, m->oos + (uint64_t)(w->l[l].pos - 1) * 16);
+            QLD(5, rest, 16, 2, 1, m->oos + (uint64_t)w->l[l].pos * 16);
+            QLD(6, rest, 16, 3, 1, m->oos + (uint64_t)(w->l[l].pos - 1) * 16);
             w->phase = 1, w->sub = CP_START;
             return;
         }
         }
     }
     if (w->phase == 1) {
-        if (!cmp_refill(m, w, w->alive, m->okeys, true, 0x100)) return;
+        if (!cmp_refill(m, w, w->alive, m->okeys, true, 7)) return;
         w->phase = 2;
         return;
     }
     if (w->phase == 2) {
         uint32_t a = 0;
         PML_LANES(mask, l) if (w->l[l].pos < L->n) a |= 1u << l;
-        QST(0x200, a, 4, 2, 21, m->start + (uint64_t)w->l[l].pos * 4);
+        QST(23, a, 4, 2, 21, m->start + (uint64_t)w->l[l].pos * 4);
         w->phase = PH_DONE;
+    }
+}
+
+/* A kernel's code size in instructions: the last place each refill function above gives it, plus one. */
+static uint32_t code_insts(int kind)
+{
+    switch (kind) {
+    case K_MAPCOUNT: return (uint32_t)map_layout(false).end;
+    case K_MAP: return (uint32_t)map_layout(true).end;
+    case K_SCAN: return 31;
+    case K_UADD: return 8;
+    case K_INIT: return 4;
+    case K_BITONIC: return 26; /* the compare at 7..22 */
+    case K_BOUNDARY: return 24; /* the compare at 7..22 */
+    case K_WRITEB: return 7;
+    default: return 8; /* K_SETB */
     }
 }
 
@@ -779,7 +812,7 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
         }
     }
     const struct qent *q = &w->q[w->head++];
-    pml_inst(o, (uint64_t)q->pc * 4, q->op, q->mask); /* code offsets are 4-aligned; PCs 16 B apart */
+    pml_inst(o, (uint64_t)q->pc * MW_WL_INST_BYTES, q->op, q->mask);
     o->width = q->width, o->ndst = q->ndst, o->nsrc = q->nsrc;
     o->dst[0] = q->dst, o->src[0] = q->s0, o->src[1] = q->s1;
     if (mw_op_is_mem(q->op)) PML_LANES(q->mask, l) o->addr[l] = q->addr[l];
@@ -866,6 +899,7 @@ static struct launch *add(struct mw_kgen_program *p, struct launch **ls, uint32_
     k->k.nregs = regs, k->k.shmem = shmem;
     k->data = L;
     k->custom = gen;
+    k->ninsts = code_insts(kind);
     k->scratch_bytes = sizeof(struct gwarp);
     return L;
 }

@@ -128,7 +128,7 @@ struct spmv_warp {
 };
 
 #define PC(n) ((uint64_t)(n) * 16u)
-enum { S_LOOP = 40, S_TAIL = 60, S_FINAL = 70 };
+enum { S_LOOP = 21, S_TAIL = S_LOOP + 14, S_FINAL = S_TAIL + 7, S_END = S_FINAL + 5 }; /* S_END: the EXIT */
 
 static int32_t jcol(const struct spmv *m, uint32_t ix, uint32_t k)
 {
@@ -305,6 +305,7 @@ int mw_wl_parboil_spmv(struct mw_workload *w, const char *size, uint64_t seed, s
         k->data = m;
         k->guard = g_row;
         k->custom = gen;
+        k->ninsts = S_END;
         k->scratch_bytes = sizeof(struct spmv_warp);
     }
     return mw_kgen_workload(w, "parboil.spmv", &p, e);

@@ -197,7 +197,7 @@ static int gen_kernel2(const struct mw_kgen_kernel *k, const struct mw_tctx *t0,
     }
     default: return 0;
     }
-    o->pc = 0x100 + (uint64_t)pc * 16;
+    o->pc = (uint64_t)pc * 16;
     return 1;
 }
 
@@ -281,6 +281,7 @@ int mw_wl_rodinia_bfs(struct mw_workload *w, const char *size, uint64_t seed, st
             k->data = &own->launches[L];
             k->guard = g_node;
             k->custom = kk ? gen_kernel2 : gen_kernel1;
+            k->ninsts = kk ? 7 : 16; /* the steps of gen_kernel2 / gen_kernel1 */
             k->scratch_bytes = sizeof(struct bfs_warp);
         }
     }

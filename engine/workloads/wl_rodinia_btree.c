@@ -509,6 +509,7 @@ int mw_wl_rodinia_btree(struct mw_workload *w, const char *size, uint64_t seed, 
         k->k.nregs = i ? 18 : 22; /* estimates */
         k->data = b;
         k->custom = i ? gen_findk : gen_findrange;
+        k->ninsts = i ? 29 : 56; /* the steps of gen_findk (0..28) / gen_findrange (0..55) */
         k->scratch_bytes = sizeof(struct kwarp);
     }
     return mw_kgen_workload(w, "rodinia.btree", &p, e);

@@ -424,6 +424,7 @@ int mw_wl_rodinia_heartwall(struct mw_workload *w, const char *size, uint64_t se
         k->k.nregs = 30, k->k.shmem = HW_SHMEM; /* registers estimated */
         k->data = &o->lk[f];
         k->custom = lg_next;
+        k->ninsts = (uint32_t)nops;
         k->scratch_bytes = sizeof(struct lg_warp);
     }
     return mw_kgen_workload(w, "rodinia.heartwall", &p, e);

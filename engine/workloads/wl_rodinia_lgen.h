@@ -71,7 +71,8 @@ static inline uint32_t lg_lanes(const struct lg_kernel *p, const struct lg_warp 
     return r;
 }
 
-/* kgen custom generator: instruction pc = 16 * template index; a loop's END is its compare-and-branch. */
+/* kgen custom generator: instruction pc = 16 * template index; a loop's END is its compare-and-branch. A kernel
+ * running it declares ninsts = nops (the EXIT after the last template). */
 static inline int lg_next(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
                           struct mw_inst *o, struct mw_err *e)
 {

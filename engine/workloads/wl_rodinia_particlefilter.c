@@ -394,6 +394,7 @@ int mw_wl_rodinia_particlefilter(struct mw_workload *w, const char *size, uint64
             k->k.nregs = regs[j], k->k.shmem = shm[j];
             k->data = lk;
             k->custom = lg_next;
+            k->ninsts = (uint32_t)nops[j];
             k->scratch_bytes = sizeof(struct lg_warp);
         }
     free(I), free(sd);

@@ -10,7 +10,7 @@ local function check(t, want, label)
   end
 end
 
--- micro.stream tiny: the warp's one load (model pc 0x1000, code address 0xF0000800 with 8 B instructions, after
+-- micro.stream tiny: the warp's one load (model pc 0x20, code address 0xF0000010 with 8 B instructions, after
 -- two prologue ALU instructions) reads the 32 words at
 -- 0x10000000: one 128 B line, set 0, all four sectors. It misses, reserves way 1 of set 0 and an MSHR entry,
 -- and becomes valid when the fill returns; the store to 0x40000000 (also set 0) does not allocate.
@@ -26,11 +26,11 @@ until reserved_at
 local set0 = sim:l1d(0, 0)
 check(set0, { set = 0, sm = 0, policy = "lru" }, "set 0")
 check(set0[1], { way = 1, set = 0, used = true, state = "reserved", line = 0x10000000, valid = 0, pending = 0xF,
-  dirty = 0, evictable = false, last_access = reserved_at, fill_time = reserved_at, lru = 1, hits = 0, pc = 0xF0000800,
+  dirty = 0, evictable = false, last_access = reserved_at, fill_time = reserved_at, lru = 1, hits = 0, pc = 0xF0000010,
   warp = 0 }, "reserved line")
 for w = 2, #set0 do check(set0[w], { used = false, state = "invalid" }, "way " .. w) end
 local m = sim:mshrs(0)
-check(m[1], { entry = set0[1].mshr, line = 0x10000000, sectors = 0xF, way = 1, pc = 0xF0000800, warp = 0 }, "MSHR")
+check(m[1], { entry = set0[1].mshr, line = 0x10000000, sectors = 0xF, way = 1, pc = 0xF0000010, warp = 0 }, "MSHR")
 assert(sim:l1d_line(0, 0x1000007c).way == 1 and sim:l1d_line(0, 0x10000080) == nil, "l1d_line")
 repeat assert(not select(2, sim:step())) until sim:l1d(0, 0)[1].state == "valid"
 check(sim:l1d(0, 0)[1], { state = "valid", line = 0x10000000, valid = 0xF, pending = 0, evictable = true,
@@ -53,7 +53,7 @@ for _, c in ipairs { { assoc = 4, ways = { 0x10000000, 0x10000080, 0x10000100, 0
   local ways, last = sim:l1d(0, 0), -1
   assert(#ways == c.assoc)
   for w, line in ipairs(c.ways) do
-    check(ways[w], { state = "valid", line = line, lru = #c.ways - w + 1, hits = 0, pc = 0xF0000800 }, "way " .. w)
+    check(ways[w], { state = "valid", line = line, lru = #c.ways - w + 1, hits = 0, pc = 0xF0000010 }, "way " .. w)
     assert(ways[w].last_access > last, "accessed in order")
     last = ways[w].last_access
   end
