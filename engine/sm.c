@@ -81,6 +81,16 @@ void mw_sm_fini(struct mw_sm *sm)
     free(sm->tensor_free);
 }
 
+/* Keep warp w's bit in the fetch stage's set of warps that may fetch current (with an L1I). */
+static inline void fetch_mark(struct mw_sm *sm, int w)
+{
+    if (!sm->l1i) return;
+    const struct mw_warp *wp = &sm->warps[w];
+    bool on = (wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER) && !wp->imiss && !wp->ib_n && w != sm->fb_warp;
+    uint64_t bit = 1ull << (w & 63);
+    sm->fetchable[w >> 6] = on ? sm->fetchable[w >> 6] | bit : sm->fetchable[w >> 6] & ~bit;
+}
+
 /* Warp w joins (or leaves) its scheduler's scan. */
 static void set_live(struct mw_sm *sm, int w, bool on)
 {
@@ -160,6 +170,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
         wp->warp_in_cta = placed++;
         wp->age = s->warp_seq++;
         if (!sm->l1i) fetch(s, sm, wp);
+        fetch_mark(sm, w);
         if (s->failed) {
             *e = s->fail_err;
             return e->code;
@@ -312,6 +323,7 @@ static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
 {
     struct mw_warp *wp = &sm->warps[w];
     wp->state = MW_W_EXITED;
+    fetch_mark(sm, w);
     set_live(sm, w, false);
     struct mw_cta_slot *cs = &sm->ctas[wp->cta_slot];
     cs->warps_exited++;
@@ -451,6 +463,7 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
         return;
     }
     if (!sm->l1i) fetch(s, sm, wp);
+    fetch_mark(sm, w);
     if (wp->ib_n == 0 && !wp->ib_look && wp->stream_done && wp->state == MW_W_ACTIVE) warp_exit(s, sm, w); /* no EXIT */
 }
 
@@ -577,8 +590,36 @@ static void decode(struct mw_sim *s, struct mw_sm *sm, int wi)
     }
     fetch(s, sm, w);
     if (s->failed) return;
+    fetch_mark(sm, wi);
     sm->sched_dirty[wi % sm->nsched] = true;
     if (w->ib_n == 0 && w->stream_done && w->state == MW_W_ACTIVE) warp_exit(s, sm, wi); /* no EXIT */
+}
+
+/* Warp wi's turn to fetch: its next instruction's code line is looked up in the L1I (a hit fills the fetch
+ * buffer, a miss makes the warp wait for the line). 1 = it fetched, 0 = it had nothing left (and ended if it
+ * could), -1 = the workload failed. */
+static int fetch_warp(struct mw_sim *s, struct mw_sm *sm, int wi)
+{
+    struct mw_warp *wp = &sm->warps[wi];
+    if (!wp->ib_look) {
+        int rc = wp->stream_done ? 0 : pull(s, sm, wp);
+        if (rc < 0) return -1;
+        if (rc == 0) { /* nothing left to fetch: a warp without an EXIT ends here */
+            if (wp->state == MW_W_ACTIVE) warp_exit(s, sm, wi);
+            return 0;
+        }
+        wp->ib_look = 1;
+    }
+    sm->last_fetched = wi;
+    int r = mw_l1i_access(s, sm->l1i, wp->ib[(wp->ib_head + wp->ib_n) % MW_IB_MAX].pc, wi);
+    if (r == MW_L1I_HIT) {
+        sm->fb_warp = wi;
+    } else if (r == MW_L1I_MISS) {
+        wp->imiss = 1;
+        sm->sched_dirty[wi % sm->nsched] = true; /* its stall reason is now the fetch */
+    }
+    fetch_mark(sm, wi);
+    return 1;
 }
 
 /* One cycle after the schedulers (GPGPU-Sim's order: issue, decode, fetch): decode what the fetch buffer holds,
@@ -602,30 +643,18 @@ static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
         sm->fb_warp = w;
         did = true;
     } else {
-        for (int i = 0; i < sm->nwarps; i++) {
-            int wi = sm->last_fetched + 1 + i;
-            if (wi >= sm->nwarps) wi -= sm->nwarps;
-            struct mw_warp *wp = &sm->warps[wi];
-            if ((wp->state != MW_W_ACTIVE && wp->state != MW_W_BARRIER) || wp->imiss || wp->ib_n) continue;
-            if (!wp->ib_look) {
-                int rc = wp->stream_done ? 0 : pull(s, sm, wp);
+        /* the warps that may fetch, from the one after the last fetched round to it (a set kept by fetch_mark) */
+        int words = (sm->nwarps + 63) >> 6, start = sm->last_fetched + 1 >= sm->nwarps ? 0 : sm->last_fetched + 1;
+        for (int i = 0; i <= words && !found; i++) {
+            int wd = ((start >> 6) + i) % words;
+            uint64_t m = sm->fetchable[wd];
+            if (i == 0) m &= ~0ull << (start & 63);
+            else if (i == words) m &= (start & 63) ? ~(~0ull << (start & 63)) : 0;
+            for (; m && !found; m &= m - 1) {
+                int rc = fetch_warp(s, sm, (wd << 6) + __builtin_ctzll(m));
                 if (rc < 0) return;
-                if (rc == 0) { /* nothing left to fetch: a warp without an EXIT ends here */
-                    if (wp->state == MW_W_ACTIVE) warp_exit(s, sm, wi);
-                    continue;
-                }
-                wp->ib_look = 1;
+                found = rc > 0;
             }
-            sm->last_fetched = wi;
-            found = true;
-            int r = mw_l1i_access(s, c, wp->ib[(wp->ib_head + wp->ib_n) % MW_IB_MAX].pc, wi);
-            if (r == MW_L1I_HIT) {
-                sm->fb_warp = wi;
-            } else if (r == MW_L1I_MISS) {
-                wp->imiss = 1;
-                sm->sched_dirty[wi % sm->nsched] = true; /* its stall reason is now the fetch */
-            }
-            break;
         }
     }
     did |= mw_l1i_drain(s, c);

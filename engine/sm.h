@@ -65,6 +65,7 @@ struct mw_sm {
      * probes the L1I; a hit fills the fetch buffer, decoded into the warp's instruction buffer the next cycle */
     struct mw_l1i *l1i;
     int fb_warp;          /* warp in the fetch buffer, -1 none */
+    uint64_t fetchable[4];/* bit w: warp w may fetch (resident, buffer empty, not waiting for a line or decode) */
     int last_fetched;
     bool fetch_busy;      /* the fetch stage has something to do next cycle */
     struct mw_sm_stats st;
