@@ -44,6 +44,7 @@ int mw_write_stats_json(const char *path, const struct mw_stat_list *l, const st
     fprintf(f, ", \"seed\": %llu, \"completed\": %s, \"wall_s\": ", (unsigned long long)ri->seed,
             ri->completed ? "true" : "false");
     json_num(f, ri->wall_s);
+    fputs(", \"cpu_s\": ", f), json_num(f, ri->cpu_s);
     fputs(", \"cycles_per_s\": ", f), json_num(f, ri->cycles_per_s);
     fputs(", \"warp_insts_per_s\": ", f), json_num(f, ri->warp_insts_per_s);
     fputs("},\n  \"stats\": {\n", f);

@@ -11,6 +11,7 @@ struct mw_run_info {
     const char *config, *workload;
     uint64_t seed;
     double wall_s;
+    double cpu_s;    /* the process's CPU time (user + system) when the run ended, start-up included */
     double cycles_per_s, warp_insts_per_s;
     bool completed;
 };
