@@ -46,6 +46,7 @@ void mw_partition_wake(struct mw_partition *p)
 
 void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, uint64_t now)
 {
+    s->visits_l2++;
     uint64_t now_fs = s->now_fs, pl2 = s->clk[MW_CLK_L2].period_fs;
     struct mw_l2 *l2 = &p->slices[k];
     /* one fill from DRAM, then the slice's own cycle, then its miss queue's head enters the pipe to DRAM */
@@ -61,6 +62,7 @@ void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, u
 
 void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t now)
 {
+    s->visits_dram++;
     uint64_t now_fs = s->now_fs;
     int nsub = p->nsub;
     bool nap = s->cfg.sim.fast_forward;

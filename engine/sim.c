@@ -317,6 +317,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
         }
         if (s->clk[MW_CLK_ICNT].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_ICNT].cycle;
+            s->visits_icnt += (s->req_net->queued > 0) + (s->reply_net->queued > 0);
             mw_xbar_cycle(s->req_net, now);
             mw_xbar_cycle(s->reply_net, now);
             s->clk[MW_CLK_ICNT].cycle++;
@@ -387,6 +388,12 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
     mw_stat_list_add(out, "clock.icnt_cycles", (double)s->clk[MW_CLK_ICNT].cycle, "interconnect cycles", "icnt cycles");
     mw_stat_list_add(out, "clock.l2_cycles", (double)s->clk[MW_CLK_L2].cycle, "L2 cycles", "L2 cycles");
     mw_stat_list_add(out, "clock.dram_cycles", (double)s->clk[MW_CLK_DRAM].cycle, "DRAM cycles", "dram cycles");
+    mw_stat_list_add(out, "sim.visits_sm", (double)s->visits_sm, "SM cycles evaluated and replies delivered", "visit");
+    mw_stat_list_add(out, "sim.visits_l2", (double)s->visits_l2, "L2 slice cycles evaluated", "visit");
+    mw_stat_list_add(out, "sim.visits_dram", (double)s->visits_dram, "DRAM channel cycles evaluated", "visit");
+    mw_stat_list_add(out, "sim.visits_icnt", (double)s->visits_icnt, "crossbar cycles with packets to move", "visit");
+    mw_stat_list_add(out, "sim.unit_visits", (double)(s->visits_sm + s->visits_l2 + s->visits_dram + s->visits_icnt),
+                     "units visited, all kinds: what the run's cost scales with", "visit");
     if (!s->started) return 0;
     mw_stat_list_add_group(out, "sm", mw_sm_stat_descs, mw_sm_stat_count, &s->sms[0].st, sizeof s->sms[0], s->nsms,
                            per_instance);

@@ -63,6 +63,9 @@ struct mw_sim {
     struct mw_partition *parts;  /* L2 slices + DRAM channel + the pipes between them */
     int nparts;
     struct mw_gpu_stats gst;
+    /* unit visits (sim.visits_*): an SM's cycle or a reply delivered to it, a slice's L2 cycle, a channel's DRAM
+     * cycle, a crossbar cycle with packets to move; what an activity-driven engine spends its time on */
+    uint64_t visits_sm, visits_l2, visits_dram, visits_icnt;
     mw_progress_fn progress;
     void *progress_ud;
     int progress_ms;

@@ -719,6 +719,7 @@ void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm)
 
 bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 {
+    s->visits_sm++;
     mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
     sm_cycle(s, sm);
     if (s->failed) return true;
@@ -731,6 +732,7 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 
 void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
 {
+    s->visits_sm++;
     mw_sm_settle(s, sm);
     if (r->flags & MW_RQ_INST) { /* a code line: its waiting warps go to the fetch stage from the next cycle */
         mw_l1i_fill(s, sm->l1i, r);

@@ -260,6 +260,7 @@ static void same_lists(struct mw_stat_list *a, struct mw_stat_list *b)
     assert_int_equal(a->n, b->n);
     for (int i = 0; i < a->n; i++) {
         assert_string_equal(a->v[i].name, b->v[i].name);
+        if (sr_effort_stat(a->v[i].name)) continue; /* the engine's work: fast-forward saves it */
         if (memcmp(&a->v[i].value, &b->v[i].value, sizeof(double)) != 0)
             fail_msg("%s differs: %.17g vs %.17g", a->v[i].name, a->v[i].value, b->v[i].value);
     }
