@@ -28,6 +28,16 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     sm->fb_warp = -1;
     sm->nwarps = (int)c->sm.max_warps;
     sm->warps = calloc((size_t)sm->nwarps, sizeof *sm->warps);
+    int cap = 1;
+    while (cap < c->sm.ibuffer_size + 1) cap <<= 1;
+    sm->ib_mask = cap - 1;
+    sm->regs = calloc((size_t)sm->nwarps * MW_REG_COUNT, sizeof *sm->regs);
+    sm->ibs = calloc((size_t)sm->nwarps * (size_t)cap, sizeof *sm->ibs);
+    if (!sm->warps || !sm->regs || !sm->ibs) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int w = 0; w < sm->nwarps; w++) {
+        sm->warps[w].reg_ready = &sm->regs[(size_t)w * MW_REG_COUNT];
+        sm->warps[w].ib = &sm->ibs[(size_t)w * (size_t)cap];
+    }
     sm->ctas = calloc((size_t)c->sm.max_ctas, sizeof *sm->ctas);
     int ns = (int)c->sm.n_schedulers;
     sm->nsched = ns;
@@ -69,6 +79,8 @@ void mw_sm_fini(struct mw_sm *sm)
 {
     mw_ldst_fini(&sm->ldst);
     free(sm->warps);
+    free(sm->regs);
+    free(sm->ibs);
     free(sm->ctas);
     if (sm->sched_warps)
         for (int i = 0; i < sm->nsched; i++) free(sm->sched_warps[i]);
@@ -162,8 +174,8 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     for (int w = 0; w < sm->nwarps && placed < cs->nwarps; w++) {
         struct mw_warp *wp = &sm->warps[w];
         if (wp->state != MW_W_FREE) continue;
-        memset(wp, 0, offsetof(struct mw_warp, reg_ready));
-        memset(wp->reg_ready, 0, sizeof wp->reg_ready);
+        memset(wp, 0, offsetof(struct mw_warp, reg_ready)); /* keeps its row and ring pointers */
+        memset(wp->reg_ready, 0, MW_REG_COUNT * sizeof *wp->reg_ready);
         wp->state = MW_W_ACTIVE;
         set_live(sm, w, true);
         wp->cta_slot = (uint16_t)slot;
@@ -201,7 +213,7 @@ static inline uint64_t code_addr(const struct mw_sim *s, uint64_t pc)
 static int pull(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
 {
     struct mw_cta_slot *cs = &sm->ctas[w->cta_slot];
-    struct mw_inst *in = &w->ib[(w->ib_head + w->ib_n + w->ib_look) % MW_IB_MAX];
+    struct mw_inst *in = &w->ib[(w->ib_head + w->ib_n + w->ib_look) & sm->ib_mask];
     struct mw_err e;
     int rc = s->wl.ops->warp_next(&s->wl, cs->stream, w->warp_in_cta, in, &e);
     if (rc < 0) {
@@ -446,7 +458,7 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
         }
         for (int i = 0; i < in->ndst; i++) wp->reg_ready[in->dst[i]] = now + (uint64_t)lat;
     }
-    wp->ib_head = (uint8_t)((wp->ib_head + 1) % MW_IB_MAX);
+    wp->ib_head = (uint8_t)((wp->ib_head + 1) & sm->ib_mask);
     wp->ib_n--;
     wp->wake = 0;
     if (op == MW_OP_BARRIER) {
@@ -611,7 +623,7 @@ static int fetch_warp(struct mw_sim *s, struct mw_sm *sm, int wi)
         wp->ib_look = 1;
     }
     sm->last_fetched = wi;
-    int r = mw_l1i_access(s, sm->l1i, wp->ib[(wp->ib_head + wp->ib_n) % MW_IB_MAX].pc, wi);
+    int r = mw_l1i_access(s, sm->l1i, wp->ib[(wp->ib_head + wp->ib_n) & sm->ib_mask].pc, wi);
     if (r == MW_L1I_HIT) {
         sm->fb_warp = wi;
     } else if (r == MW_L1I_MISS) {

@@ -10,7 +10,6 @@
 #include "workload.h"
 
 enum mw_warp_state { MW_W_FREE = 0, MW_W_ACTIVE, MW_W_BARRIER, MW_W_EXITED };
-#define MW_IB_MAX 16
 
 struct mw_warp {
     uint8_t state;
@@ -29,8 +28,10 @@ struct mw_warp {
      * what it was given under (engine/sm.c qualified()) */
     uint8_t qv;
     uint64_t q_mshr, q_issue, q_recheck, q_until;
-    uint64_t reg_ready[MW_REG_COUNT];
-    struct mw_inst ib[MW_IB_MAX];
+    /* the cold part, in the SM's arrays (so that a scan over warps touches only the fields above): a ready cycle
+     * per register, and the instruction ring of ib_cap slots (index & ib_mask) */
+    uint64_t *reg_ready;
+    struct mw_inst *ib;
 };
 
 struct mw_cta_slot {
@@ -47,6 +48,9 @@ struct mw_sm {
     int id;
     struct mw_warp *warps;
     int nwarps;           /* slots */
+    uint64_t *regs;       /* nwarps x MW_REG_COUNT: the warps' reg_ready rows */
+    struct mw_inst *ibs;  /* nwarps x ib_cap: the warps' instruction rings */
+    int ib_mask;          /* ib_cap - 1; ib_cap is a power of two above sm.ibuffer_size (decoded + look-ahead) */
     struct mw_cta_slot *ctas;
     int resident_ctas, resident_warps, resident_threads;
     int64_t free_regs, free_shmem;
