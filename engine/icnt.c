@@ -26,7 +26,8 @@ int mw_xbar_init(struct mw_xbar *x, int nsrc, int ndst, const struct mw_config *
     x->dst_busy = calloc((size_t)ndst, sizeof *x->dst_busy);
     x->credits = calloc((size_t)ndst, sizeof *x->credits);
     x->waiting = calloc((size_t)(nsrc + 63) / 64, sizeof *x->waiting);
-    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting || !x->qflits)
+    x->arrived = calloc((size_t)(ndst + 63) / 64, sizeof *x->arrived);
+    if (!x->inq || !x->arrive || !x->src_busy || !x->dst_busy || !x->credits || !x->waiting || !x->qflits || !x->arrived)
         return MW_ENOMEM;
     for (int i = 0; i < nsrc; i++) mw_fifo_init(&x->inq[i], (int)c->icnt.out_queue);
     for (int i = 0; i < ndst; i++) {
@@ -45,6 +46,7 @@ void mw_xbar_fini(struct mw_xbar *x)
     free(x->credits);
     free(x->waiting);
     free(x->qflits);
+    free(x->arrived);
     memset(x, 0, sizeof *x);
 }
 
@@ -76,6 +78,7 @@ static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
     x->src_busy[src] = x->dst_busy[dst] = now + (uint64_t)fl;
     r->t_ready = (now + (uint64_t)fl - 1 + (uint64_t)x->latency) * x->period_fs; /* last flit's arrival */
     mw_fifo_push(&x->arrive[dst], r);
+    x->arrived[dst >> 6] |= 1ull << (dst & 63);
     x->inflight++;
     x->st.packets++;
     x->st.flits += (uint64_t)fl;
@@ -107,6 +110,7 @@ struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
     if (r) {
         x->credits[dst] += r->flits;
         x->inflight--;
+        if (!x->arrive[dst].head) x->arrived[dst >> 6] &= ~(1ull << (dst & 63));
     }
     return r;
 }
@@ -124,7 +128,10 @@ uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_
             t = mw_min_u64(t, mw_max_u64(when, now) * x->period_fs);
         }
     }
-    for (int d = 0; d < x->ndst; d++)
-        if (x->arrive[d].head) t = mw_min_u64(t, mw_max_u64(x->arrive[d].head_ready, now_fs));
+    for (int w = 0; w < (x->ndst + 63) >> 6; w++)
+        for (uint64_t m = x->arrived[w]; m; m &= m - 1) {
+            int d = (w << 6) + __builtin_ctzll(m);
+            t = mw_min_u64(t, mw_max_u64(x->arrive[d].head_ready, now_fs));
+        }
     return t;
 }

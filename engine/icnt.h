@@ -28,6 +28,7 @@ struct mw_xbar {
     int rr;
     int queued;                  /* packets waiting in inq */
     uint64_t *waiting;           /* bit per source: its inq is not empty */
+    uint64_t *arrived;           /* bit per destination: its arrivals are not empty (delivered without polling all) */
     int inflight;
     struct mw_icnt_stats st;
 };

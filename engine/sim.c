@@ -189,14 +189,18 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
 {
     bool busy = false;
     uint64_t now = mw_now(s);
-    for (int i = 0; i < s->nsms; i++) {
-        struct mw_req *r = mw_xbar_peek(s->reply_net, i, s->now_fs);
-        if (r) {
-            mw_xbar_pop(s->reply_net, i);
-            mw_sm_deliver(s, &s->sms[i], r);
-            busy = true;
+    /* replies, to the SMs that have one arrived (in SM order, one each) */
+    const uint64_t *arrived = s->reply_net->arrived;
+    for (int w = 0; w < (s->nsms + 63) >> 6; w++)
+        for (uint64_t m = arrived[w]; m; m &= m - 1) {
+            int i = (w << 6) + __builtin_ctzll(m);
+            struct mw_req *r = mw_xbar_peek(s->reply_net, i, s->now_fs);
+            if (r) {
+                mw_xbar_pop(s->reply_net, i);
+                mw_sm_deliver(s, &s->sms[i], r);
+                busy = true;
+            }
         }
-    }
     *rc = mw_dispatch_kernels(s, e);
     if (*rc) return true;
     int l = mw_dispatch_ctas(s, e);
@@ -206,9 +210,11 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
     }
     busy |= l > 0;
     for (int i = 0; i < s->nsms; i++) {
+        s->sm_turn = i;
         busy |= mw_sm_tick(s, &s->sms[i], now);
         if (s->failed) return true;
     }
+    s->sm_turn = s->nsms;
     if (s->next_window != MW_NEVER && mw_now(s) + 1 >= s->next_window) {
         mw_windows_due(s, mw_now(s));
         busy = true; /* a window's policy may have changed what the SMs can do (reactivated a CTA): no jump */
@@ -261,8 +267,7 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
         struct mw_clock *c = &s->clk[i];
         if (T <= c->next_fs) continue;
         uint64_t k = (T - c->next_fs + c->period_fs - 1) / c->period_fs;
-        if (i == MW_CLK_CORE) /* counted like a sleep: settled before the SM next changes or is read */
-            for (int j = 0; j < s->nsms; j++) mw_sm_skip(&s->sms[j], k);
+        /* (skipped core cycles are each SM's to account when it next changes or is read: mw_sm_settle) */
         c->cycle += k;
         c->next_fs += k * c->period_fs;
     }
@@ -314,6 +319,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             }
             s->clk[MW_CLK_CORE].cycle++;
             s->clk[MW_CLK_CORE].next_fs += s->clk[MW_CLK_CORE].period_fs;
+            s->sm_turn = 0;
         }
         if (s->clk[MW_CLK_ICNT].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_ICNT].cycle;

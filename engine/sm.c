@@ -717,9 +717,11 @@ static void sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
 
 void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm)
 {
-    if (sm->slept) {
-        sm_jump(s, sm, sm->slept);
-        sm->slept = 0;
+    /* the cycles up to now, and the current one if this SM has had its turn in it already */
+    uint64_t upto = mw_core_now(s) + (sm->id < s->sm_turn ? 1 : 0);
+    if (upto > sm->acct) {
+        sm_jump(s, sm, upto - sm->acct);
+        sm->acct = upto;
     }
 }
 
@@ -734,6 +736,7 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
     s->visits_sm++;
     mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
     sm_cycle(s, sm);
+    sm->acct = now + 1;
     if (s->failed) return true;
     /* nothing moved and nothing can before next_ready (the per-SM form of the whole GPU's next-event test) */
     if (s->cfg.sim.fast_forward && !sm->busy && mw_ldst_waits(&sm->ldst) && sm->ldst.free_at <= now + 1 &&

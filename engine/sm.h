@@ -75,11 +75,12 @@ struct mw_sm {
     struct mw_sm_stats st;
     uint64_t next_ready;  /* earliest cycle any warp may issue, from the last scan */
     bool busy;            /* did anything this cycle */
-    /* An SM that did nothing and can do nothing on its own before core cycle `sleep_until` is not ticked until
-     * then, unless a reply, a CTA launch or an L1D flush wakes it; `slept` counts the cycles it skipped (or a
-     * whole-GPU clock jump skipped), which are accounted exactly as the last evaluated cycle before the SM
-     * changes or its stats are read. */
-    uint64_t sleep_until, slept;
+    /* An SM that did nothing and can do nothing on its own before core cycle `sleep_until` is not evaluated until
+     * then, unless a reply, a CTA launch or an L1D flush wakes it. `acct` is the first core cycle its counters do
+     * not cover yet: cycles it was not evaluated (asleep, or the whole GPU's clock jumped) are accounted as its
+     * last evaluated cycle when it next changes or its stats are read (mw_sm_settle), so a sleeping SM costs
+     * nothing per cycle. */
+    uint64_t sleep_until, acct;
     /* qualify caching (engine/sm.c qualified()) */
     uint64_t issue_epoch, recheck_epoch, recheck_at;
     int qualifying;       /* the warp whose qualify is being asked, else -1 */
@@ -97,10 +98,7 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
 bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now);
 static inline bool mw_sm_tick(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 {
-    if (now < sm->sleep_until) {
-        sm->slept++;
-        return false;
-    }
+    if (now < sm->sleep_until) return false;
     return mw_sm_tick_awake(s, sm, now);
 }
 /* A packet of the reply network reached the SM; a sleeping SM wakes only if it unblocks something. */
@@ -118,8 +116,6 @@ static inline uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
     if (!mw_ldst_waits(&sm->ldst) || sm->ldst.free_at > now || mw_sm_dirty(sm) || sm->fetch_busy) return now;
     return sm->next_ready;
 }
-/* The whole GPU's clock skipped k core cycles. */
-static inline void mw_sm_skip(struct mw_sm *sm, uint64_t k) { sm->slept += k; }
 /* Account the cycles a sleeping SM skipped (as its last evaluated cycle), and optionally end its sleep. */
 void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm);
 void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm);

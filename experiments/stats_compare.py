@@ -31,8 +31,8 @@ def main():
             continue
         a, b = load(os.path.join(before, name)), load(other)
         runs += 1
-        effort[0] += a.get("sim.unit_visits", 0)
-        effort[1] += b.get("sim.unit_visits", 0)
+        effort[0] += float(a.get("sim.unit_visits", 0))
+        effort[1] += float(b.get("sim.unit_visits", 0))
         for key, value in a.items():
             if key.startswith("sim."):
                 continue
