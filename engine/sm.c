@@ -60,7 +60,12 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     }
     sm->live_words = (sm->nwarps / ns + 1 + 63) / 64;
     sm->live = calloc((size_t)(ns * sm->live_words), sizeof *sm->live);
-    if (!sm->live) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    sm->waiting = calloc((size_t)(ns * sm->live_words), sizeof *sm->waiting);
+    sm->n_wait_mem = calloc((size_t)ns, sizeof *sm->n_wait_mem);
+    sm->n_wait_alu = calloc((size_t)ns, sizeof *sm->n_wait_alu);
+    sm->wheap = calloc((size_t)ns, sizeof *sm->wheap);
+    if (!sm->live || !sm->waiting || !sm->n_wait_mem || !sm->n_wait_alu || !sm->wheap)
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
     sm->recheck_at = MW_NEVER;
@@ -87,6 +92,12 @@ void mw_sm_fini(struct mw_sm *sm)
     free(sm->sched_warps);
     free(sm->sched_nwarps);
     free(sm->live);
+    free(sm->waiting);
+    free(sm->n_wait_mem);
+    free(sm->n_wait_alu);
+    if (sm->wheap)
+        for (int k = 0; k < sm->nsched; k++) free(sm->wheap[k].v);
+    free(sm->wheap);
     free(sm->sp_free);
     free(sm->dp_free);
     free(sm->sfu_free);
@@ -103,12 +114,89 @@ static inline void fetch_mark(struct mw_sm *sm, int w)
     sm->fetchable[w >> 6] = on ? sm->fetchable[w >> 6] | bit : sm->fetchable[w >> 6] & ~bit;
 }
 
+/* ---- live warps waiting on their scoreboard, out of the scan until their wake time ---- */
+static inline uint64_t *wait_word(struct mw_sm *sm, int w, uint64_t *bit)
+{
+    int k = w % sm->nsched, i = w / sm->nsched;
+    *bit = 1ull << (i & 63);
+    return &sm->waiting[k * sm->live_words + (i >> 6)];
+}
+static void heap_push(struct mw_wait_heap *h, uint64_t t, int w)
+{
+    if (h->n == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 16;
+        void *v = realloc(h->v, (size_t)cap * sizeof *h->v);
+        if (!v) abort(); /* a few bytes per warp: cannot fail in practice */
+        h->v = v;
+        h->cap = cap;
+    }
+    int i = h->n++;
+    while (i > 0 && h->v[(i - 1) / 2].t > t) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i].t = t, h->v[i].w = w;
+}
+static void heap_pop(struct mw_wait_heap *h)
+{
+    uint64_t t = h->v[--h->n].t;
+    int w = h->v[h->n].w, i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && h->v[c + 1].t < h->v[c].t) c++;
+        if (h->v[c].t >= t) break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n) h->v[i].t = t, h->v[i].w = w;
+}
+/* warp_status found warp w waiting on its registers until wp->wake. */
+static void wait_add(struct mw_sm *sm, int w)
+{
+    uint64_t bit, *word = wait_word(sm, w, &bit);
+    int k = w % sm->nsched;
+    *word |= bit;
+    uint64_t t = sm->warps[w].wake;
+    if (t == MW_NEVER) {
+        sm->n_wait_mem[k]++;
+    } else {
+        sm->n_wait_alu[k]++;
+        heap_push(&sm->wheap[k], t, w);
+    }
+}
+/* Warp w stops waiting before its wake time (its load came back, it left the scan): call before wake changes. */
+static inline void wait_drop(struct mw_sm *sm, int w)
+{
+    uint64_t bit, *word = wait_word(sm, w, &bit);
+    if (!(*word & bit)) return;
+    *word &= ~bit;
+    if (sm->warps[w].wake == MW_NEVER) sm->n_wait_mem[w % sm->nsched]--;
+    else sm->n_wait_alu[w % sm->nsched]--; /* its heap entry is dropped when met */
+}
+/* Scheduler k at cycle now: the warps whose wake time has come rejoin the scan; stale heap entries go. */
+static void wait_expire(struct mw_sm *sm, int k, uint64_t now)
+{
+    struct mw_wait_heap *h = &sm->wheap[k];
+    while (h->n) {
+        uint64_t t = h->v[0].t, bit, *word = wait_word(sm, h->v[0].w, &bit);
+        bool valid = (*word & bit) && sm->warps[h->v[0].w].wake == t;
+        if (valid && t > now) break;
+        if (valid) {
+            *word &= ~bit;
+            sm->n_wait_alu[k]--;
+        }
+        heap_pop(h);
+    }
+}
+
 /* Warp w joins (or leaves) its scheduler's scan. */
 static void set_live(struct mw_sm *sm, int w, bool on)
 {
     int k = w % sm->nsched, i = w / sm->nsched;
     uint64_t *word = &sm->live[k * sm->live_words + (i >> 6)], bit = 1ull << (i & 63);
     *word = on ? *word | bit : *word & ~bit;
+    wait_drop(sm, w); /* joining or leaving, it is evaluated afresh when next in the scan */
 }
 
 uint64_t mw_cta_regs(const struct mw_config *c, const struct mw_kernel *k)
@@ -278,6 +366,7 @@ static void wake_all(struct mw_sm *sm)
 static void warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
 {
     struct mw_warp *wp = &sm->warps[w];
+    wait_drop(sm, w);
     wp->wake = 0;
     sm->sched_dirty[w % sm->nsched] = true;
     if (wp->state == MW_W_EXITED && !wp->pending_loads && !wp->pending_stores) cta_try_finish(s, sm, wp->cta_slot);
@@ -320,6 +409,7 @@ static void barrier_check(struct mw_sim *s, struct mw_sm *sm, int slot)
         struct mw_warp *wp = &sm->warps[w];
         if (wp->cta_slot == slot && wp->state == MW_W_BARRIER) {
             wp->state = MW_W_ACTIVE;
+            wait_drop(sm, w);
             wp->wake = 0;
             if (mw_wants(s, MW_EV_BARRIER)) {
                 struct mw_event ev = {.kind = MW_EV_BARRIER, .sm = sm->id, .warp = w, .cta = slot, .value = 0,
@@ -460,6 +550,7 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     }
     wp->ib_head = (uint8_t)((wp->ib_head + 1) & sm->ib_mask);
     wp->ib_n--;
+    wait_drop(sm, w);
     wp->wake = 0;
     if (op == MW_OP_BARRIER) {
         wp->state = MW_W_BARRIER;
@@ -544,12 +635,13 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     uint64_t outer_next = sm->next_ready;
     sm->next_ready = MW_NEVER;
     sm->sched_dirty[k] = false;
+    wait_expire(sm, k, now);
     for (int iw = 0; iw < s->cfg.sm.issue_width; iw++) {
         int n = 0, best = R_IDLE;
         const uint16_t *list = sm->sched_warps[k];
-        const uint64_t *live = &sm->live[k * sm->live_words];
-        for (int i = 0; i < sm->live_words * 64; i++) { /* the live warps, in list order */
-            uint64_t m = live[i >> 6] >> (i & 63);
+        const uint64_t *live = &sm->live[k * sm->live_words], *waiting = &sm->waiting[k * sm->live_words];
+        for (int i = 0; i < sm->live_words * 64; i++) { /* the live warps not waiting on registers, in list order */
+            uint64_t m = (live[i >> 6] & ~waiting[i >> 6]) >> (i & 63);
             if (!m) {
                 i |= 63;
                 continue;
@@ -560,8 +652,16 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
             int r = warp_status(s, sm, wp, now);
             if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
             if (r == R_READY) ready[n++] = (uint16_t)w;
+            else if (r == R_SB_MEM || r == R_SB_ALU) wait_add(sm, w);
             if (stall_rank[r] > stall_rank[best]) best = r;
         }
+        /* the waiting warps, as the scan would have seen them: their stall reasons and earliest wake */
+        if (sm->n_wait_alu[k]) {
+            wait_expire(sm, k, now); /* (a valid heap top) */
+            if (stall_rank[R_SB_ALU] > stall_rank[best]) best = R_SB_ALU;
+            sm->next_ready = mw_min_u64(sm->next_ready, sm->wheap[k].v[0].t);
+        }
+        if (sm->n_wait_mem[k] && stall_rank[R_SB_MEM] > stall_rank[best]) best = R_SB_MEM;
         if (n == 0) {
             if (iw == 0) reason = best;
             break;

@@ -34,6 +34,11 @@ struct mw_warp {
     struct mw_inst *ib;
 };
 
+struct mw_wait_heap {
+    struct { uint64_t t; int w; } *v;
+    int n, cap;
+};
+
 struct mw_cta_slot {
     bool valid;
     uint32_t cta_id;      /* linear id in the kernel */
@@ -56,6 +61,12 @@ struct mw_sm {
     int64_t free_regs, free_shmem;
     uint16_t **sched_warps; int *sched_nwarps; /* static warp -> scheduler split */
     uint64_t *live;       /* per scheduler, live_words words: bit i set while warp sched_warps[k][i] is active or at a barrier */
+    /* live warps whose head instruction waits on its registers (wake > now), kept out of the scan until then:
+     * per scheduler the same bit layout as live, how many wait on a load (wake = never) and on a result (a
+     * heap of wake times; entries whose warp stopped waiting are dropped when met) */
+    uint64_t *waiting;
+    int *n_wait_mem, *n_wait_alu;
+    struct mw_wait_heap *wheap;
     int live_words;
     int nsched;
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
