@@ -696,6 +696,63 @@ static void test_malformed_files(void **state)
     assert_int_equal(e.code, MW_EIO);
 }
 
+/* The one-pass line scanner (trace_line.c) takes well-formed lines and leaves everything else to the full
+ * parser. Warp 0 spells each instruction the usual way (scanner); warp 1 spells the same instructions with,
+ * in every line, a number of more than 18 digits (leading zeros), which only the full parser takes, plus tabs,
+ * 0X, upper-case hex and a '+' sign. Both must give the same instructions. */
+static void test_scanner_and_full_parser_agree(void **state)
+{
+    (void)state;
+    clean_dir();
+    write_file("kernelslist.g", "kernel-1.traceg\n");
+    write_file("kernel-1.traceg",
+               "-grid dim = (1,1,1)\n-block dim = (64,1,1)\n-binary version = 80\n"
+               "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+               "-accelsim tracer version = 5\n\n#traces format = x\n\n#BEGIN_TB\nthread block = 0,0,0\n"
+               "warp = 0\ninsts = 5\n"
+               "0000 ffffffff 2 R4 UR5 IMAD.WIDE 3 R6 RZ P1 0 0\n"
+               "0010 0000000f 1 R3 LDG.E.64 1 R2 8 1 0x7fb0fc430e00 8 0\n"
+               "0020 00000007 1 R3 LD.E 1 R2 4 2 0x7f0000000100 -4 4 0\n"
+               "0030 00000003 0 STG.E 2 R6 R9 4 0 0x1000 0x2000 0x10\n"
+               "0040 ffffffff 0 EXIT 0 0 0\n"
+               "warp = 1\ninsts = 5\n"
+               "0x0000\tFFFFFFFF 2\tR0004 UR05 IMAD.WIDE 0000000000000000000003 R6 RZ P1 0 0\n"
+               "0X0010 0000000f 1 R3 LDG.E.64 1 R2 8 1 0X7FB0FC430E00 +0000000000000000000008 0\n"
+               "0020 00000007 1 R3 LD.E 1 R2 4 2 0x7f0000000100 -0000000000000000000004 4 0\n"
+               "0030 00000003 0 STG.E 2 R6 R9 00000000000000000000004 0 0x1000 0x2000 0x10\n"
+               "0040 ffffffff 0 EXIT 0 0 0000000000000000000000\n"
+               "#END_TB\n");
+    struct mw_inst a[5], b[5];
+    assert_int_equal(read_warp(g_dir, 1, 0, 0, a, 5), 5);
+    assert_int_equal(read_warp(g_dir, 1, 0, 1, b, 5), 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(a[i].pc, b[i].pc);
+        assert_int_equal(a[i].mask, b[i].mask);
+        assert_int_equal(a[i].op, b[i].op);
+        assert_int_equal(a[i].width, b[i].width);
+        assert_int_equal(a[i].flags, b[i].flags);
+        assert_int_equal(a[i].ndst, b[i].ndst);
+        assert_int_equal(a[i].nsrc, b[i].nsrc);
+        assert_memory_equal(a[i].dst, b[i].dst, sizeof a[i].dst[0] * a[i].ndst);
+        assert_memory_equal(a[i].src, b[i].src, sizeof a[i].src[0] * a[i].nsrc);
+        if (mw_op_is_mem(a[i].op)) assert_memory_equal(a[i].addr, b[i].addr, sizeof a[i].addr);
+    }
+    /* what the lines say, checked once */
+    assert_int_equal(a[0].ndst, 2);
+    assert_int_equal(a[0].dst[0], 4);
+    assert_int_equal(a[0].dst[1], MW_REG_UNIFORM_BASE + 5);
+    assert_int_equal(a[0].nsrc, 1); /* RZ and P1 dropped */
+    assert_int_equal(a[1].width, 8);
+    assert_stride(&a[1], 0x7fb0fc430e00, 8);
+    assert_int_equal(a[2].op, MW_OP_LD_SHARED); /* generic load in the shared window, as an offset */
+    assert_int_equal(a[2].addr[0], 0x100);
+    assert_int_equal(a[2].addr[1], 0xfc);
+    assert_int_equal(a[2].addr[2], 0x100);
+    assert_int_equal(a[3].addr[0], 0x1000);
+    assert_int_equal(a[3].addr[1], 0x2000);
+    assert_int_equal(a[4].op, MW_OP_EXIT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -703,7 +760,7 @@ int main(void)
         cmocka_unit_test(test_vectoradd_sm80), cmocka_unit_test(test_btree_sm90),
         cmocka_unit_test(test_streaming),      cmocka_unit_test(test_synthetic),
         cmocka_unit_test(test_op_class),       cmocka_unit_test(test_malformed_lines),
-        cmocka_unit_test(test_malformed_files),
+        cmocka_unit_test(test_malformed_files), cmocka_unit_test(test_scanner_and_full_parser_agree),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -253,19 +253,29 @@ static unsigned opc_hash(const char *s)
     return h;
 }
 
+/* The decoded opcode if this kernel has seen it (op shorter than a cache key), else NULL. */
+static const struct op_info *opc_find(const struct tr *t, const char *op)
+{
+    unsigned h = opc_hash(op) % OPC_CACHE;
+    while (t->cache[h].used) {
+        if (!strcmp(t->cache[h].key, op)) return &t->cache[h].oi;
+        h = (h + 1) % OPC_CACHE;
+    }
+    return NULL;
+}
+
 static int decode_opcode(struct tr *t, const char *op, int col, struct op_info *oi, struct mw_err *e)
 {
     size_t klen = strlen(op);
     unsigned h = 0;
     if (klen < sizeof t->cache[0].key) {
-        h = opc_hash(op) % OPC_CACHE;
-        while (t->cache[h].used) {
-            if (!strcmp(t->cache[h].key, op)) {
-                *oi = t->cache[h].oi;
-                return 0;
-            }
-            h = (h + 1) % OPC_CACHE;
+        const struct op_info *known = opc_find(t, op);
+        if (known) {
+            *oi = *known;
+            return 0;
         }
+        h = opc_hash(op) % OPC_CACHE;
+        while (t->cache[h].used) h = (h + 1) % OPC_CACHE;
     }
     size_t n = strcspn(op, ".");
     const struct op_desc *d = tr_op_lookup(op, n);
@@ -332,7 +342,7 @@ static int cta_reserve(struct tr_cta *c, size_t more)
     return 0;
 }
 
-static void put(struct tr_cta *c, const void *p, size_t n)
+static inline void put(struct tr_cta *c, const void *p, size_t n)
 {
     memcpy(c->buf + c->len, p, n);
     c->len += n;
@@ -383,8 +393,9 @@ static int generic_space(const struct mw_kernel *k, uint64_t a)
     return sh ? 1 : lo ? 2 : 0;
 }
 
-/* Parse one instruction line into c's buffer. */
-static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err *e)
+/* The full parser of one instruction line: fills l (l->op points into line, which it splits in place) and oi,
+ * or reports the first thing wrong as file:line:col. */
+static int scan_inst(struct tr *t, char *line, struct tr_line *l, struct op_info *oi, struct mw_err *e)
 {
     struct tokz z = {line, line};
     int col;
@@ -407,14 +418,13 @@ static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err 
         NEED("source line number");
         if (!parse_dec(s, UINT32_MAX, &v)) return KFAIL(t, e, col, "expected source line number, found '%s'", s);
     }
-    struct rec_hdr h = {0};
+    l->ndst = l->nsrc = 0;
     NEED("hex PC");
-    if (!parse_hex(s, &h.pc)) return KFAIL(t, e, col, "expected hex PC, found '%s'", s);
+    if (!parse_hex(s, &l->pc)) return KFAIL(t, e, col, "expected hex PC, found '%s'", s);
     NEED("hex active mask");
     if (!parse_hex(s, &v) || v > UINT32_MAX) return KFAIL(t, e, col, "expected hex active mask, found '%s'", s);
-    h.mask = (uint32_t)v;
+    l->mask = (uint32_t)v;
 
-    uint16_t dst[MW_INST_MAX_DST], src[MW_INST_MAX_SRC];
     NEED("destination register count");
     if (!parse_dec(s, 64, &v)) return KFAIL(t, e, col, "expected destination register count, found '%s'", s);
     for (uint64_t i = 0, n = v; i < n; i++) {
@@ -422,13 +432,12 @@ static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err 
         uint16_t r;
         int rc = parse_reg(s, &r);
         if (rc < 0) return KFAIL(t, e, col, "expected destination register (R<n>, UR<n>), found '%s'", s);
-        if (rc > 0 && h.ndst < MW_INST_MAX_DST) dst[h.ndst++] = r;
+        if (rc > 0 && l->ndst < MW_INST_MAX_DST) l->dst[l->ndst++] = r;
     }
     NEED("opcode");
-    char *opcode = s;
-    int opcol = col;
-    if (!isupper((unsigned char)opcode[0]))
-        return KFAIL(t, e, col, "expected opcode, found '%s'", opcode);
+    l->op = s;
+    l->opcol = col;
+    if (!isupper((unsigned char)s[0])) return KFAIL(t, e, col, "expected opcode, found '%s'", s);
     NEED("source register count");
     if (!parse_dec(s, 64, &v)) return KFAIL(t, e, col, "expected source register count, found '%s'", s);
     for (uint64_t i = 0, n = v; i < n; i++) {
@@ -436,42 +445,39 @@ static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err 
         uint16_t r;
         int rc = parse_reg(s, &r);
         if (rc < 0) return KFAIL(t, e, col, "expected source register (R<n>, UR<n>), found '%s'", s);
-        if (rc > 0 && h.nsrc < MW_INST_MAX_SRC) src[h.nsrc++] = r;
+        if (rc > 0 && l->nsrc < MW_INST_MAX_SRC) l->src[l->nsrc++] = r;
     }
     NEED("memory width");
-    uint64_t memw;
-    if (!parse_dec(s, 1024, &memw)) return KFAIL(t, e, col, "expected memory width, found '%s'", s);
+    if (!parse_dec(s, 1024, &l->memw)) return KFAIL(t, e, col, "expected memory width, found '%s'", s);
 
-    struct op_info oi;
-    int rc = decode_opcode(t, opcode, opcol, &oi, e);
+    int rc = decode_opcode(t, l->op, l->opcol, oi, e);
     if (rc < 0) return rc;
 
     /* address fields */
-    int lanes = mw_popcount32(h.mask);
-    int mode = -1;
-    uint64_t base = 0;
-    int64_t stride = 0, deltas[MW_WARP_SIZE];
-    uint64_t list[MW_WARP_SIZE];
-    if (memw > 0) {
+    int lanes = mw_popcount32(l->mask);
+    l->mode = -1;
+    l->base = 0;
+    l->stride = 0;
+    if (l->memw > 0) {
         NEED("address mode");
         if (!parse_dec(s, 2, &v)) return KFAIL(t, e, col, "expected address mode 0, 1 or 2, found '%s'", s);
-        mode = (int)v;
-        if (mode == 0) {
+        l->mode = (int)v;
+        if (l->mode == 0) {
             for (int i = 0; i < lanes; i++) {
                 NEED("hex address");
-                if (!parse_hex(s, &list[i])) return KFAIL(t, e, col, "expected hex address, found '%s'", s);
+                if (!parse_hex(s, &l->list[i])) return KFAIL(t, e, col, "expected hex address, found '%s'", s);
             }
-            base = lanes ? list[0] : 0;
+            l->base = lanes ? l->list[0] : 0;
         } else {
             NEED("hex base address");
-            if (!parse_hex(s, &base)) return KFAIL(t, e, col, "expected hex base address, found '%s'", s);
-            if (mode == 1) {
+            if (!parse_hex(s, &l->base)) return KFAIL(t, e, col, "expected hex base address, found '%s'", s);
+            if (l->mode == 1) {
                 NEED("decimal stride");
-                if (!parse_sdec(s, &stride)) return KFAIL(t, e, col, "expected decimal stride, found '%s'", s);
+                if (!parse_sdec(s, &l->stride)) return KFAIL(t, e, col, "expected decimal stride, found '%s'", s);
             } else {
                 for (int i = 0; i + 1 < lanes; i++) {
                     NEED("decimal address delta");
-                    if (!parse_sdec(s, &deltas[i]))
+                    if (!parse_sdec(s, &l->deltas[i]))
                         return KFAIL(t, e, col, "expected decimal address delta, found '%s'", s);
                 }
             }
@@ -486,30 +492,41 @@ static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err 
     s = tok_next(&z, &col);
     if (s) return KFAIL(t, e, col, "expected end of line, found '%s'", s);
 #undef NEED
+    return 0;
+}
+
+/* The scanned line as a compact record in c's buffer: class and space decided, addresses compressed. */
+static int put_inst(struct tr *t, struct tr_cta *c, const struct tr_line *l, const struct op_info *oi,
+                    struct mw_err *e)
+{
+    int lanes = mw_popcount32(l->mask);
+    int mode = l->mode;
+    uint64_t base = l->base;
+    struct rec_hdr h = {.pc = l->pc, .mask = l->mask, .ndst = l->ndst, .nsrc = l->nsrc};
 
     /* class, space, width */
-    int cls = oi.cls;
+    int cls = oi->cls;
     uint64_t sub = 0; /* window base subtracted from generic shared/local addresses */
-    if (oi.kind != K_FIXED && oi.kind != K_TMA && mode >= 0 && lanes > 0) {
+    if (oi->kind != K_FIXED && oi->kind != K_TMA && mode >= 0 && lanes > 0) {
         int sp = generic_space(&t->k, base);
         if (sp == 1) {
             sub = t->k.shmem_base;
-            cls = oi.kind == K_GEN_ST || oi.kind == K_GEN_RED ? MW_OP_ST_SHARED : MW_OP_LD_SHARED;
+            cls = oi->kind == K_GEN_ST || oi->kind == K_GEN_RED ? MW_OP_ST_SHARED : MW_OP_LD_SHARED;
         } else if (sp == 2) {
             sub = t->k.local_base;
-            cls = oi.kind == K_GEN_LD ? MW_OP_LD_LOCAL : MW_OP_ST_LOCAL;
-            if (oi.kind == K_GEN_ATOM || oi.kind == K_GEN_RED)
-                return KFAIL(t, e, opcol, "atomic '%s' to a local-memory address 0x%llx", opcode,
+            cls = oi->kind == K_GEN_LD ? MW_OP_LD_LOCAL : MW_OP_ST_LOCAL;
+            if (oi->kind == K_GEN_ATOM || oi->kind == K_GEN_RED)
+                return KFAIL(t, e, l->opcol, "atomic '%s' to a local-memory address 0x%llx", l->op,
                              (unsigned long long)base);
         }
     }
     h.op = (uint8_t)cls;
     if (mw_op_is_mem(cls)) {
-        h.width = oi.width ? oi.width : memw ? (uint8_t)(memw > 255 ? 255 : memw) : 4;
-        if (cls == MW_OP_LD_GLOBAL || cls == MW_OP_ST_GLOBAL) h.flags = oi.flags;
+        h.width = oi->width ? oi->width : l->memw ? (uint8_t)(l->memw > 255 ? 255 : l->memw) : 4;
+        if (cls == MW_OP_LD_GLOBAL || cls == MW_OP_ST_GLOBAL) h.flags = oi->flags;
         if (cls != MW_OP_LD_CONST && mode < 0)
-            return KFAIL(t, e, opcol, "expected memory width > 0 and addresses for memory instruction '%s'",
-                         opcode);
+            return KFAIL(t, e, l->opcol, "expected memory width > 0 and addresses for memory instruction '%s'",
+                         l->op);
     }
     if (!mw_op_is_mem(cls) || cls == MW_OP_LD_CONST || mode < 0) h.amode = AM_NONE;
     else if (mode == 1) h.amode = AM_STRIDE;
@@ -517,38 +534,55 @@ static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err 
     else {
         h.amode = AM_DELTA32;
         for (int i = 0; i + 1 < lanes; i++)
-            if (deltas[i] < INT32_MIN || deltas[i] > INT32_MAX) h.amode = AM_DELTA64;
+            if (l->deltas[i] < INT32_MIN || l->deltas[i] > INT32_MAX) h.amode = AM_DELTA64;
     }
 
     if (cta_reserve(c, rec_size(&h)) < 0)
         return tr_fail(t, e, MW_ENOMEM, t->info.file, (int)mw_xz_lineno(t->f), 0, "out of memory");
     put(c, &h, sizeof h);
-    put(c, dst, 2u * h.ndst);
-    put(c, src, 2u * h.nsrc);
+    put(c, l->dst, 2u * h.ndst);
+    put(c, l->src, 2u * h.nsrc);
     base -= sub;
     switch (h.amode) {
     case AM_STRIDE:
         put(c, &base, 8);
-        put(c, &stride, 8);
+        put(c, &l->stride, 8);
         break;
     case AM_LIST:
-        for (int i = 0; i < lanes; i++) list[i] -= sub;
-        put(c, list, 8u * (size_t)lanes);
+        for (int i = 0; i < lanes; i++) {
+            uint64_t a = l->list[i] - sub;
+            put(c, &a, 8);
+        }
         break;
     case AM_DELTA32:
         put(c, &base, 8);
         for (int i = 0; i + 1 < lanes; i++) {
-            int32_t d = (int32_t)deltas[i];
+            int32_t d = (int32_t)l->deltas[i];
             put(c, &d, 4);
         }
         break;
     case AM_DELTA64:
         put(c, &base, 8);
-        put(c, deltas, 8u * (size_t)(lanes - 1));
+        put(c, l->deltas, 8u * (size_t)(lanes - 1));
         break;
     default: break;
     }
     return 0;
+}
+
+/* Parse one instruction line into c's buffer: the one-pass scanner (trace_line.c) when the line is well formed
+ * and its opcode already decoded in this kernel, else the full parser, which decodes and reports errors. */
+static int parse_inst(struct tr *t, struct tr_cta *c, char *line, struct mw_err *e)
+{
+    struct tr_line l;
+    char opbuf[sizeof t->cache[0].key];
+    const struct op_info *known;
+    if (tr_line_scan(line, t->info.tracer_version, t->info.lineinfo != 0, &l, opbuf, sizeof opbuf) &&
+        (known = opc_find(t, opbuf)) != NULL)
+        return put_inst(t, c, &l, known, e);
+    struct op_info oi;
+    int rc = scan_inst(t, line, &l, &oi, e);
+    return rc < 0 ? rc : put_inst(t, c, &l, &oi, e);
 }
 
 /* ------------------------------------------------------------------------------------------------------ */
@@ -609,6 +643,7 @@ static int read_tb(struct tr *t, struct tr_cta **out, struct mw_err *e)
                          "expected #END_TB before end of file");
             goto fail;
         }
+        if (isdigit((unsigned char)line[0])) goto inst; /* an instruction line: no keyword starts with a digit */
         if (!line[0]) continue;
         if (line[0] == '#') {
             if (!strcmp(line, "#END_TB")) {
@@ -706,7 +741,7 @@ static int read_tb(struct tr *t, struct tr_cta **out, struct mw_err *e)
             have_insts = true;
             continue;
         }
-        /* an instruction line */
+    inst: /* an instruction line */
         if (!have_insts) {
             rc = KFAIL(t, e, 1, "expected 'warp = <n>' and 'insts = <count>' before instructions, found '%.40s'",
                        line);
