@@ -10,11 +10,17 @@
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (s && *s) {
+        size_t n = 0; /* a run of characters that need no escape, written at once */
+        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20) n++;
+        if (n) {
+            fwrite(s, 1, n, f);
+            s += n;
+            continue;
+        }
+        unsigned char c = (unsigned char)*s++;
         if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+        else fprintf(f, "\\u%04x", c);
     }
     fputc('"', f);
 }
@@ -22,7 +28,17 @@ static void json_str(FILE *f, const char *s)
 static void json_num(FILE *f, double v)
 {
     if (!isfinite(v)) fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 9e15) fprintf(f, "%.0f", v);
+    else if (v == floor(v) && fabs(v) < 9e15 && !(v == 0 && signbit(v))) {
+        /* an integer (exact: below 9e15 < 2^53), as "%.0f" prints it, without printf's floating-point path */
+        char buf[24];
+        int k = sizeof buf;
+        long long x = (long long)v;
+        unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+        do buf[--k] = (char)('0' + u % 10);
+        while ((u /= 10) > 0);
+        if (x < 0) buf[--k] = '-';
+        fwrite(buf + k, 1, sizeof buf - (size_t)k, f);
+    } else if (v == floor(v) && fabs(v) < 9e15) fprintf(f, "%.0f", v);
     else fprintf(f, "%.9g", v);
 }
 
