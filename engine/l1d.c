@@ -27,7 +27,7 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
     l1->mshr_entries = (int)c->l1d.mshr_entries;
     l1->mshr = calloc((size_t)l1->mshr_entries, sizeof *l1->mshr);
     l1->mshr_key = malloc((size_t)l1->mshr_entries * sizeof *l1->mshr_key);
-    if (!l1->mshr || !l1->mshr_key) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!l1->mshr || !l1->mshr_key || mw_slotmap_init(&l1->mshr_map, l1->mshr_entries)) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < l1->mshr_entries; i++) l1->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&l1->missq, (int)c->l1d.miss_queue);
     mw_fifo_init(&l1->injq, 1 << 30);
@@ -40,20 +40,14 @@ void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1)
     mw_req_free_list(&s->pool, l1->injq.head);
     free(l1->mshr);
     free(l1->mshr_key);
+    mw_slotmap_fini(&l1->mshr_map);
     mw_tags_fini(&l1->tags);
 }
 
 static struct mw_mshr *mshr_find(struct mw_l1d *l1, uint64_t line)
 {
-    for (int i = 0; i < l1->mshr_entries; i++)
-        if (l1->mshr_key[i] == line) return &l1->mshr[i];
-    return NULL;
-}
-static int mshr_free_index(const struct mw_l1d *l1)
-{
-    for (int i = 0; i < l1->mshr_entries; i++)
-        if (l1->mshr_key[i] == MW_MSHR_NO_LINE) return i;
-    return -1;
+    int k = mw_slotmap_find(&l1->mshr_map, line);
+    return k < 0 ? NULL : &l1->mshr[k];
 }
 
 /* A way for a new line in `set`: a never-used way first, else the replacement policy's victim among lines that
@@ -297,7 +291,8 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     if (need_fetch) l1->st.gpgpusim_misses++;
     else l1->st.gpgpusim_pending_hits++;
     if (!m) {
-        int k = mshr_free_index(l1);
+        int k = mw_slotmap_lowest_free(&l1->mshr_map); /* the lowest free entry, as sim:mshrs shows */
+        mw_slotmap_take(&l1->mshr_map, k, q->line);
         m = &l1->mshr[k];
         l1->mshr_epoch++;
         /* the waiter arrays are written before they are read: only the header is cleared */
@@ -415,6 +410,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     int nwait = m->nwait;
     memcpy(waiters, m->waiters, (size_t)nwait * sizeof *waiters);
     memcpy(t_create, m->t_create, (size_t)nwait * sizeof *t_create);
+    mw_slotmap_release(&l1->mshr_map, k, line);
     l1->mshr_key[k] = MW_MSHR_NO_LINE;
     l1->mshr_used--;
     l1->mshr_epoch++;

@@ -9,6 +9,7 @@
 #include "mem_req.h"
 #include "policy.h"
 #include "simctx.h"
+#include "slotmap.h"
 #include "stats.h"
 #include "tags.h"
 
@@ -92,6 +93,7 @@ struct mw_l1d {
     struct mw_mshr *mshr;
     uint64_t *mshr_key;   /* per entry: its line while in use, MW_MSHR_NO_LINE when free; a dense array for
                            * lookups, which would otherwise stride over the entries' large waiter arrays */
+    struct mw_slotmap mshr_map; /* line -> entry, and the free entries (lowest first) */
     int mshr_entries, mshr_used;
     uint64_t mshr_epoch;  /* changes whenever an MSHR entry is taken or freed (qualify caching) */
     struct mw_req_fifo missq;

@@ -22,7 +22,7 @@ int mw_l2_init(struct mw_sim *s, struct mw_l2 *l2, int id, struct mw_err *e)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     l2->mshr = calloc((size_t)c->l2.mshr_entries, sizeof *l2->mshr);
     l2->mshr_key = malloc((size_t)c->l2.mshr_entries * sizeof *l2->mshr_key);
-    if (!l2->mshr || !l2->mshr_key) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!l2->mshr || !l2->mshr_key || mw_slotmap_init(&l2->mshr_map, (int)c->l2.mshr_entries)) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < c->l2.mshr_entries; i++) l2->mshr_key[i] = MW_NO_TAG;
     mw_fifo_init(&l2->pipe, (int)(c->l2.input_queue + c->l2.latency)); /* latency stages + queue */
     mw_fifo_init(&l2->missq, (int)c->l2.miss_queue);
@@ -39,6 +39,7 @@ void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2)
         if (l2->mshr_key[i] != MW_NO_TAG) mw_req_free_list(&s->pool, l2->mshr[i].wait_head);
     free(l2->mshr);
     free(l2->mshr_key);
+    mw_slotmap_fini(&l2->mshr_map);
     mw_tags_fini(&l2->tags);
 }
 
@@ -159,15 +160,16 @@ void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t n
         r = n;
     }
     memset(m, 0, sizeof *m);
-    l2->mshr_key[m - l2->mshr] = MW_NO_TAG;
+    int k = (int)(m - l2->mshr);
+    mw_slotmap_release(&l2->mshr_map, k, l2->mshr_key[k]);
+    l2->mshr_key[k] = MW_NO_TAG;
     l2->mshr_used--;
 }
 
-static struct mw_l2mshr *mshr_find(struct mw_sim *s, struct mw_l2 *l2, uint64_t key)
+static struct mw_l2mshr *mshr_find(struct mw_l2 *l2, uint64_t key)
 {
-    for (int i = 0; i < s->cfg.l2.mshr_entries; i++)
-        if (l2->mshr_key[i] == key) return &l2->mshr[i];
-    return NULL;
+    int k = mw_slotmap_find(&l2->mshr_map, key);
+    return k < 0 ? NULL : &l2->mshr[k];
 }
 
 /* Look the pipeline head up. Returns false if it could not reserve what it needs (it stays at the head). */
@@ -205,7 +207,7 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     }
     /* a sectored L2 keeps one MSHR entry per sector (the request is one sector), a line L2 one per line */
     uint64_t key = c->l2.sectored ? line + (uint64_t)__builtin_ctz(r->sectors) * SECTOR : line;
-    struct mw_l2mshr *m = mshr_find(s, l2, key);
+    struct mw_l2mshr *m = mshr_find(l2, key);
     uint64_t age = mw_core_now(s) - r->t_create;
     if (m) {
         if (m->nwait >= c->l2.mshr_max_merge) return false;
@@ -241,8 +243,8 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     l2->st.misses++;
     l2->st.gpgpusim_accesses++;
     l2->st.gpgpusim_misses++;
-    int free_i = 0;
-    while (l2->mshr_key[free_i] != MW_NO_TAG) free_i++; /* one is free: mshr_used < entries */
+    int free_i = mw_slotmap_lowest_free(&l2->mshr_map); /* one is free: mshr_used < entries */
+    mw_slotmap_take(&l2->mshr_map, free_i, key);
     m = &l2->mshr[free_i];
     l2->mshr_used++;
     memset(m, 0, sizeof *m);

@@ -8,6 +8,7 @@
 
 #include "mem_req.h"
 #include "simctx.h"
+#include "slotmap.h"
 #include "stats.h"
 #include "tags.h"
 
@@ -44,6 +45,7 @@ struct mw_l2 {
     struct mw_req_fifo pipe;    /* lookup pipeline; req->t_ready = time (fs) it reaches the tags */
     struct mw_l2mshr *mshr;
     uint64_t *mshr_key;         /* per entry: its line while in use, MW_NO_TAG when free */
+    struct mw_slotmap mshr_map; /* key -> entry, and the free entries (lowest first) */
     int mshr_used;
     struct mw_req_fifo missq;   /* toward DRAM (reads and writebacks) */
     struct mw_req_fifo replies; /* waiting for the reply network */
