@@ -67,7 +67,7 @@ static int choose_victim(struct mw_sim *s, struct mw_l1d *l1, int set, bool *hoo
     if (!any) return -1; /* every way awaits a fill: the common stall, decided without building views */
     struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
     const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
-    *hooked = true;
+    if (!ops->victim_order && !ops->victim_pure) *hooked = true; /* else asking again gives the same way */
     if (ops->victim_order) return mw_tags_victim_by_order(t, set, ops->victim_order, ev);
     for (int w = 0; w < t->assoc; w++) v[w] = mw_tags_view(t, set, w, l1->view_meta);
     int way = ops->victim(pi, l1->sm, set, v, ev, t->assoc);

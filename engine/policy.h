@@ -298,6 +298,14 @@ struct mw_replacement_ops {
     /* A policy whose victim() is one of the engine's orders may declare it: the engine then picks the same way
      * without building line views (victim() is still what Lua twins and contract tests call). */
     uint8_t victim_order;
+    /* The policy declares that victim() has no side effects and that its answer depends only on its arguments:
+     * the set's line views (per-line bytes included, which only this policy's insert / touch / evicted hooks of
+     * that set may change) and the evictable mask; not on time, other sets, per-SM state or chance. A request
+     * that failed to reserve a line or an MSHR then waits (the LDST unit parks it) until a fill, invalidation or
+     * flush of its set or a freed MSHR could change the answer, instead of asking again every cycle; the stats
+     * are the same, retries included. A declared victim_order implies it. Whoever replaces victim() must clear
+     * it unless the new hook qualifies too. */
+    uint8_t victim_pure;
     /* Choose a victim among the set's ways; evictable[w] is 0 for reserved (pending-fill) ways. Return the
      * way, or -1 if none may be evicted (the request then fails with a line-allocation stall). */
     int (*victim)(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,

@@ -649,7 +649,10 @@ void mw_lset_slots(struct lpol *lp)
     case MW_PT_REPLACEMENT: {
         const struct mw_replacement_ops *o = (const void *)d;
         lp->ops.rp.victim = has[H_RP_VICTIM] ? rp_victim : rp_victim_c; /* the engine always needs a victim */
-        if (has[H_RP_VICTIM]) lp->ops.rp.victim_order = MW_VICTIM_HOOK; /* a Lua victim is asked */
+        if (has[H_RP_VICTIM]) { /* a Lua victim is asked, every time (never taken for side-effect free) */
+            lp->ops.rp.victim_order = MW_VICTIM_HOOK;
+            lp->ops.rp.victim_pure = 0;
+        }
         lp->ops.rp.touch = has[H_RP_TOUCH] ? (chain && o->touch ? rp_touch_chain : rp_touch)
                                            : o->touch ? rp_touch_c : NULL;
         lp->ops.rp.insert = has[H_RP_INSERT] ? (chain && o->insert ? rp_insert_chain : rp_insert)

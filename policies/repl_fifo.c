@@ -14,6 +14,7 @@ static int victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_li
 static const struct mw_replacement_ops mw_pol_repl_fifo = {
     .base = {.point = MW_PT_REPLACEMENT, .name = "fifo", .desc = "oldest fill first"},
     .victim_order = MW_VICTIM_FIFO,
+    .victim_pure = 1, /* a function of the set's lines only (victim_order implies it; stated for Lua twins) */
     .victim = victim,
 };
 
