@@ -61,10 +61,9 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     sm->live_words = (sm->nwarps / ns + 1 + 63) / 64;
     sm->live = calloc((size_t)(ns * sm->live_words), sizeof *sm->live);
     sm->waiting = calloc((size_t)(ns * sm->live_words), sizeof *sm->waiting);
-    sm->n_wait_mem = calloc((size_t)ns, sizeof *sm->n_wait_mem);
-    sm->n_wait_alu = calloc((size_t)ns, sizeof *sm->n_wait_alu);
+    sm->n_out = calloc((size_t)ns * 16, sizeof *sm->n_out);
     sm->wheap = calloc((size_t)ns, sizeof *sm->wheap);
-    if (!sm->live || !sm->waiting || !sm->n_wait_mem || !sm->n_wait_alu || !sm->wheap)
+    if (!sm->live || !sm->waiting || !sm->n_out || !sm->wheap)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
@@ -93,8 +92,7 @@ void mw_sm_fini(struct mw_sm *sm)
     free(sm->sched_nwarps);
     free(sm->live);
     free(sm->waiting);
-    free(sm->n_wait_mem);
-    free(sm->n_wait_alu);
+    free(sm->n_out);
     if (sm->wheap)
         for (int k = 0; k < sm->nsched; k++) free(sm->wheap[k].v);
     free(sm->wheap);
@@ -151,41 +149,37 @@ static void heap_pop(struct mw_wait_heap *h)
     }
     if (h->n) h->v[i].t = t, h->v[i].w = w;
 }
-/* warp_status found warp w waiting on its registers until wp->wake. */
-static void wait_add(struct mw_sm *sm, int w)
+/* The scan found warp w unable to issue for reason r (registers, an empty buffer, a barrier): out of the scan
+ * until an event changes it (wait_drop) or, for a result's register, its wake time passes (wait_expire). */
+static void wait_add(struct mw_sm *sm, int w, int r)
 {
     uint64_t bit, *word = wait_word(sm, w, &bit);
     int k = w % sm->nsched;
     *word |= bit;
-    uint64_t t = sm->warps[w].wake;
-    if (t == MW_NEVER) {
-        sm->n_wait_mem[k]++;
-    } else {
-        sm->n_wait_alu[k]++;
-        heap_push(&sm->wheap[k], t, w);
-    }
+    sm->warps[w].out = (uint8_t)r;
+    sm->n_out[k * 16 + r]++;
+    if (r == R_SB_ALU) heap_push(&sm->wheap[k], sm->warps[w].wake, w);
 }
-/* Warp w stops waiting before its wake time (its load came back, it left the scan): call before wake changes. */
+/* Something warp w's stall reason depends on changed: back into the scan (call before the change). */
 static inline void wait_drop(struct mw_sm *sm, int w)
 {
+    struct mw_warp *wp = &sm->warps[w];
+    if (!wp->out) return;
     uint64_t bit, *word = wait_word(sm, w, &bit);
-    if (!(*word & bit)) return;
     *word &= ~bit;
-    if (sm->warps[w].wake == MW_NEVER) sm->n_wait_mem[w % sm->nsched]--;
-    else sm->n_wait_alu[w % sm->nsched]--; /* its heap entry is dropped when met */
+    sm->n_out[(w % sm->nsched) * 16 + wp->out]--; /* a heap entry is dropped when met */
+    wp->out = 0;
 }
 /* Scheduler k at cycle now: the warps whose wake time has come rejoin the scan; stale heap entries go. */
 static void wait_expire(struct mw_sm *sm, int k, uint64_t now)
 {
     struct mw_wait_heap *h = &sm->wheap[k];
     while (h->n) {
-        uint64_t t = h->v[0].t, bit, *word = wait_word(sm, h->v[0].w, &bit);
-        bool valid = (*word & bit) && sm->warps[h->v[0].w].wake == t;
+        uint64_t t = h->v[0].t;
+        struct mw_warp *wp = &sm->warps[h->v[0].w];
+        bool valid = wp->out == R_SB_ALU && wp->wake == t;
         if (valid && t > now) break;
-        if (valid) {
-            *word &= ~bit;
-            sm->n_wait_alu[k]--;
-        }
+        if (valid) wait_drop(sm, h->v[0].w);
         heap_pop(h);
     }
 }
@@ -652,16 +646,19 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
             int r = warp_status(s, sm, wp, now);
             if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
             if (r == R_READY) ready[n++] = (uint16_t)w;
-            else if (r == R_SB_MEM || r == R_SB_ALU) wait_add(sm, w);
+            else if (r == R_SB_MEM || r == R_SB_ALU || r == R_BARRIER) /* (an empty buffer refills too soon) */
+                wait_add(sm, w, r);
             if (stall_rank[r] > stall_rank[best]) best = r;
         }
-        /* the waiting warps, as the scan would have seen them: their stall reasons and earliest wake */
-        if (sm->n_wait_alu[k]) {
+        /* the warps out of the scan, as the scan would have seen them: their stall reasons and earliest wake */
+        const int *nout = &sm->n_out[k * 16];
+        if (nout[R_SB_ALU]) {
             wait_expire(sm, k, now); /* (a valid heap top) */
-            if (stall_rank[R_SB_ALU] > stall_rank[best]) best = R_SB_ALU;
-            sm->next_ready = mw_min_u64(sm->next_ready, sm->wheap[k].v[0].t);
+            if (sm->wheap[k].n) sm->next_ready = mw_min_u64(sm->next_ready, sm->wheap[k].v[0].t);
         }
-        if (sm->n_wait_mem[k] && stall_rank[R_SB_MEM] > stall_rank[best]) best = R_SB_MEM;
+        static const int out_reasons[] = {R_SB_ALU, R_SB_MEM, R_BARRIER};
+        for (int j = 0; j < 3; j++)
+            if (nout[out_reasons[j]] && stall_rank[out_reasons[j]] > stall_rank[best]) best = out_reasons[j];
         if (n == 0) {
             if (iw == 0) reason = best;
             break;
@@ -695,6 +692,7 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
 static void decode(struct mw_sim *s, struct mw_sm *sm, int wi)
 {
     struct mw_warp *w = &sm->warps[wi];
+    wait_drop(sm, wi); /* its buffer fills */
     if (w->ib_look) {
         w->ib_look = 0;
         if (w->ib_n == 0) w->qv = 0;
@@ -727,6 +725,7 @@ static int fetch_warp(struct mw_sim *s, struct mw_sm *sm, int wi)
     if (r == MW_L1I_HIT) {
         sm->fb_warp = wi;
     } else if (r == MW_L1I_MISS) {
+        wait_drop(sm, wi); /* its stall reason becomes the fetch */
         wp->imiss = 1;
         sm->sched_dirty[wi % sm->nsched] = true; /* its stall reason is now the fetch */
     }
@@ -750,6 +749,7 @@ static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
     }
     int w = mw_l1i_pop_ready(c);
     if (w >= 0) {
+        wait_drop(sm, w);
         sm->warps[w].imiss = 0;
         sm->sched_dirty[w % sm->nsched] = true; /* its stall reason changes */
         sm->fb_warp = w;

@@ -18,6 +18,7 @@ struct mw_warp {
     uint8_t ib_look;         /* with an L1I: 1 if the next instruction (fetched from the workload to learn its PC, not
                               * yet decoded) follows them */
     uint8_t imiss;           /* with an L1I: waiting for its code line */
+    uint8_t out;             /* the stall reason it is out of its scheduler's scan for, 0 = in it (engine/sm.c) */
     uint16_t cta_slot;
     uint32_t warp_in_cta;
     uint64_t age;         /* global launch sequence */
@@ -61,11 +62,12 @@ struct mw_sm {
     int64_t free_regs, free_shmem;
     uint16_t **sched_warps; int *sched_nwarps; /* static warp -> scheduler split */
     uint64_t *live;       /* per scheduler, live_words words: bit i set while warp sched_warps[k][i] is active or at a barrier */
-    /* live warps whose head instruction waits on its registers (wake > now), kept out of the scan until then:
-     * per scheduler the same bit layout as live, how many wait on a load (wake = never) and on a result (a
-     * heap of wake times; entries whose warp stopped waiting are dropped when met) */
+    /* live warps that cannot issue until an event changes them, kept out of the scan: a head waiting on its
+     * registers (until its wake time: a heap per scheduler, entries whose warp stopped waiting dropped when met,
+     * or a load's return), an empty instruction buffer (decode, a code line), a barrier (its release). Per
+     * scheduler the same bit layout as live, and how many are out for each stall reason (n_out[k * 16 + r]). */
     uint64_t *waiting;
-    int *n_wait_mem, *n_wait_alu;
+    int *n_out;
     struct mw_wait_heap *wheap;
     int live_words;
     int nsched;
