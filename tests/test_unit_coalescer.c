@@ -1,7 +1,8 @@
 /* Unit tests of the LDST unit's address generation (engine/coalescer.h) on hand-built instructions: the Fermi
  * coalescer's requests (segment, shrink to 64 / 32 B, sector masks, lane masks, order of first touch), sector
  * mode, the L1D set of each request under every l1d.index function, shared-memory bank conflicts and the local
- * memory interleaving. Every expectation is worked out by hand in the comment next to it. */
+ * memory interleaving. Every expectation is worked out by hand in the comment next to it; test_against_reference
+ * compares the linear-time coalescer with the original quadratic one on many structured and random warps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -394,6 +395,139 @@ static void test_size_covers_sectors(void **st)
     assert_int_equal(out[0].size, 128);
 }
 
+/* ---- the linear-time coalescer against the definition --------------------------------------------------------
+ * ref_coalesce is the original algorithm, kept here verbatim as the reference: every lane's bytes unit by unit,
+ * each unit searched among those seen, then the shrink and the set. */
+static int ref_coalesce(const struct mw_coalescer *co, const struct mw_inst *in, struct mw_coal_req *out)
+{
+    uint64_t line_bytes = co->line_bytes;
+    int width = in->width ? in->width : 4;
+    uint64_t unit = width == 1 ? 32 : width == 2 ? 64 : line_bytes;
+    if (unit > line_bytes) unit = line_bytes;
+    bool sector_mode = co->sector_mode;
+    if (sector_mode) unit = 32;
+    uint64_t keys[MW_WARP_SIZE * 2];
+    int n = 0;
+    for (int lane = 0; lane < MW_WARP_SIZE; lane++) {
+        if (!(in->mask >> lane & 1u)) continue;
+        uint64_t end = in->addr[lane] + (uint64_t)width - 1;
+        for (uint64_t b = in->addr[lane];;) {
+            uint64_t key = b & ~(unit - 1), stop = key + unit - 1;
+            if (stop > end) stop = end;
+            uint64_t line = b & ~(line_bytes - 1);
+            uint8_t sec = 0;
+            for (uint64_t x = b & ~(uint64_t)(32 - 1); x <= stop; x += 32) sec |= (uint8_t)(1u << ((x - line) / 32));
+            int j = 0;
+            while (j < n && keys[j] != key) j++;
+            if (j == n) {
+                if (n == MW_WARP_SIZE * 2) break;
+                keys[n] = key;
+                out[n].line = line;
+                out[n].sectors = 0;
+                out[n].lanes = 0;
+                n++;
+            }
+            out[j].sectors |= sec;
+            out[j].lanes |= 1u << lane;
+            if (stop >= end) break;
+            b = stop + 1;
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        uint8_t sec = out[j].sectors;
+        int lo = __builtin_ctz(sec), hi = 31 - __builtin_clz((unsigned)sec);
+        if (sector_mode || (hi == lo)) out[j].size = 32;
+        else if (hi - lo == 1 && lo % 2 == 0) out[j].size = 64;
+        else out[j].size = (uint8_t)(line_bytes > 128 ? 128 : line_bytes);
+        if (!sector_mode && out[j].size == line_bytes) out[j].size = (uint8_t)line_bytes;
+        out[j].set = (uint16_t)mw_set_index_of(&co->idx, out[j].line);
+    }
+    return n;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static uint64_t pick(const int64_t *v, int n) { return (uint64_t)v[rnd() % (uint64_t)n]; }
+
+/* One warp of a random shape: 0 affine (any stride, either sign), 1 one line, 2 a few lines, 3 divergent over
+ * a small or large region, 4 affine with some lanes elsewhere, 5 lanes in a random order of an affine run. */
+static void random_inst(struct mw_inst *in)
+{
+    static const int64_t widths[] = {0, 1, 2, 3, 4, 4, 4, 6, 8, 8, 12, 16, 16, 24, 32, 33, 48, 64};
+    static const int64_t strides[] = {0, 1, 2, 4, 4, 4, 8, 8, 12, 16, 24, 32, 48, 64, 96, 128, 132, 256, 4096,
+                                      -1, -2, -4, -8, -16, -32, -128, -4096};
+    static const int64_t aligns[] = {1, 2, 4, 8, 16, 32, 128};
+    memset(in, 0, sizeof *in);
+    in->op = MW_OP_LD_GLOBAL;
+    in->width = (uint8_t)pick(widths, (int)(sizeof widths / sizeof *widths));
+    switch (rnd() % 6) {
+    case 0: in->mask = 0xffffffffu; break;
+    case 1: in->mask = (uint32_t)rnd(); break;
+    case 2: in->mask = 1u << (rnd() % 32); break;
+    case 3: { int a = (int)(rnd() % 32), b = (int)(rnd() % 32); if (a > b) { int t = a; a = b; b = t; }
+              in->mask = (uint32_t)(((2ull << b) - 1) & ~((1ull << a) - 1)); } break;
+    case 4: in->mask = (uint32_t)(rnd() & rnd()); break;
+    default: in->mask = rnd() % 8 ? 0xffffffffu : 0; break;
+    }
+    uint64_t align = pick(aligns, (int)(sizeof aligns / sizeof *aligns));
+    uint64_t base = ((1ull << 20) + rnd() % (1ull << 30)) & ~(align - 1);
+    int shape = (int)(rnd() % 6);
+    uint64_t stride = pick(strides, (int)(sizeof strides / sizeof *strides));
+    if (rnd() % 8 == 0) stride = (rnd() % 512) * (rnd() % 2 ? 1 : (uint64_t)-1);
+    uint64_t lines[4];
+    for (int i = 0; i < 4; i++) lines[i] = base + (rnd() % 64) * 128 * (rnd() % 2 ? 1 : 37);
+    uint64_t region = rnd() % 2 ? 4096 : 1ull << 24;
+    for (int l = 0; l < MW_WARP_SIZE; l++) {
+        uint64_t a = base + stride * (uint64_t)l;
+        switch (shape) {
+        case 1: a = (base & ~127ull) + rnd() % 128; break;
+        case 2: a = lines[rnd() % 4] + rnd() % 160; break;
+        case 3: a = base + rnd() % region; break;
+        case 4: if (rnd() % 4 == 0) a = base + rnd() % 8192; break;
+        case 5: a = base + stride * (rnd() % 32); break;
+        default: break;
+        }
+        if (shape && rnd() % 2) a &= ~(align - 1);
+        in->addr[l] = a;
+    }
+}
+
+static void test_against_reference(void **st)
+{
+    (void)st;
+    static const char *const cfgs[][2] = {
+        {NULL, NULL},
+        {"coalescer.mode=sector", NULL},
+        {"l1d.index=fermi_hash", NULL},
+        {"l1d.index=xor", NULL},
+        {"l1d.line_bytes=64", NULL},
+        {"l1d.line_bytes=32", NULL},
+        {"l1d.line_bytes=64", "coalescer.mode=sector"},
+    };
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
+        struct mw_coalescer co;
+        co_make(&co, (const char *const *)cfgs[c], cfgs[c][0] ? (cfgs[c][1] ? 2 : 1) : 0);
+        for (int it = 0; it < 60000; it++) {
+            struct mw_inst in;
+            struct mw_coal_req got[MW_WARP_SIZE * 2], want[MW_WARP_SIZE * 2];
+            random_inst(&in);
+            int n = mw_coalesce(&co, &in, got), nw = ref_coalesce(&co, &in, want);
+            struct want w[MW_WARP_SIZE * 2];
+            for (int i = 0; i < nw; i++)
+                w[i] = (struct want){want[i].line, want[i].sectors, want[i].size, want[i].set, want[i].lanes};
+            char what[96];
+            snprintf(what, sizeof what, "config %zu, warp %d (width %d, mask 0x%08x)", c, it, in.width, in.mask);
+            check(what, got, n, w, nw);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_local_translate),
         cmocka_unit_test(test_sector_bytes_honoured),
         cmocka_unit_test(test_size_covers_sectors),
+        cmocka_unit_test(test_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
