@@ -118,16 +118,16 @@ struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
 uint64_t mw_xbar_next_event(const struct mw_xbar *x, uint64_t now, uint64_t now_fs)
 {
     uint64_t t = MW_NEVER;
-    if (x->queued) {
-        for (int s = 0; s < x->nsrc; s++) {
-            const struct mw_req *r = x->inq[s].head;
-            if (!r) continue;
-            int dst = r->port;
-            uint64_t when = mw_max_u64(x->src_busy[s], x->dst_busy[dst]);
-            if (x->credits[dst] < r->flits) continue; /* waits for a pop, which is someone else's event */
-            t = mw_min_u64(t, mw_max_u64(when, now) * x->period_fs);
-        }
-    }
+    if (x->queued)
+        for (int w = 0; w < (x->nsrc + 63) >> 6; w++)
+            for (uint64_t m = x->waiting[w]; m; m &= m - 1) { /* the sources with a packet */
+                int s = (w << 6) + __builtin_ctzll(m);
+                const struct mw_req *r = x->inq[s].head;
+                int dst = r->port;
+                uint64_t when = mw_max_u64(x->src_busy[s], x->dst_busy[dst]);
+                if (x->credits[dst] < r->flits) continue; /* waits for a pop, which is someone else's event */
+                t = mw_min_u64(t, mw_max_u64(when, now) * x->period_fs);
+            }
     for (int w = 0; w < (x->ndst + 63) >> 6; w++)
         for (uint64_t m = x->arrived[w]; m; m &= m - 1) {
             int d = (w << 6) + __builtin_ctzll(m);
