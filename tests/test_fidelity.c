@@ -88,6 +88,20 @@ static void machine(struct mw_config *c, int sms, const char *const *sets, int n
         if (mw_config_set(c, sets[i], &e)) fail_msg("%s: %s", sets[i], e.msg);
 }
 
+/* Build the machine (sms SMs, sets on top of machine()'s), run kernels names[0..nk) of p to completion and collect
+ * the stats; c gets the config used. */
+static void run_prog(int sms, const char *const *sets, int nsets, const struct fprog *p, const char *const *names,
+                     int nk, int ctas, struct mw_config *c, struct mw_stat_list *l)
+{
+    machine(c, sms, sets, nsets);
+    struct mw_workload w;
+    open_fprog(&w, p, names, nk, ctas);
+    struct mw_sim *s = sr_sim(c, &w);
+    sr_run(s, 100000, names[0]);
+    sr_stats(s, l);
+    mw_sim_destroy(s);
+}
+
 /* One read of a whole 128 B line that misses L2 and opens a DRAM row, from the cycle the SM's request leaves
  * to the cycle its data is at the SM (the terms of test_engine's single-miss latency):
  *   request crossbar icnt.latency (1 flit) + L2 lookup l2.latency + L2 -> DRAM pipe dram.latency + 1 (queue entry)
@@ -172,20 +186,14 @@ static void test_ifetch_two_sms_one_dram_read(void **st)
     static const struct fprog p = {code, 3};
     const char *sets[] = {"l1i.enabled=true"};
     struct mw_config c;
-    machine(&c, 2, sets, 1);
-    struct mw_workload w;
     const char *names[] = {"k"};
-    open_fprog(&w, &p, names, 1, 2);
-    struct mw_sim *s = sr_sim(&c, &w);
-    sr_run(s, 100000, "two SMs");
     struct mw_stat_list l;
-    sr_stats(s, &l);
+    run_prog(2, sets, 1, &p, names, 1, 2, &c, &l);
     assert_int_equal((uint64_t)sr_stat(&l, "l1i.0.misses"), 1);
     assert_int_equal((uint64_t)sr_stat(&l, "l1i.1.misses"), 1);
     assert_int_equal((uint64_t)sr_stat(&l, "l2.reads"), 2);
     assert_int_equal((uint64_t)sr_stat(&l, "dram.reads"), 1);
     mw_stat_list_fini(&l);
-    mw_sim_destroy(s);
 }
 
 /* Code addresses: kernels named differently get different ranges, a relaunch of a name its old range; a
@@ -246,14 +254,9 @@ static void test_gpgpusim_accounting(void **st)
         {MW_OP_LD_GLOBAL, 6, 0, 0x60, B, 0}, EXIT(0x70)};
     const struct fprog p = {code, 8};
     struct mw_config c;
-    machine(&c, 1, NULL, 0);
-    struct mw_workload w;
     const char *names[] = {"k"};
-    open_fprog(&w, &p, names, 1, 1);
-    struct mw_sim *s = sr_sim(&c, &w);
-    sr_run(s, 100000, "accounting");
     struct mw_stat_list l;
-    sr_stats(s, &l);
+    run_prog(1, NULL, 0, &p, names, 1, 1, &c, &l);
     assert_int_equal((uint64_t)sr_stat(&l, "l1d.gpgpusim_accesses"), 6);
     assert_int_equal((uint64_t)sr_stat(&l, "l1d.gpgpusim_misses"), 3);
     assert_int_equal((uint64_t)sr_stat(&l, "l1d.gpgpusim_pending_hits"), 1);
@@ -262,7 +265,6 @@ static void test_gpgpusim_accounting(void **st)
     assert_int_equal((uint64_t)sr_stat(&l, "l1d.hits"), 1);
     assert_int_equal((uint64_t)sr_stat(&l, "l1d.misses"), 3);
     mw_stat_list_fini(&l);
-    mw_sim_destroy(s);
 }
 
 /* A sectored L2 looks a 128 B read up as four 32 B sectors (four accesses, four MSHR entries, four 32 B DRAM
@@ -278,14 +280,9 @@ static void test_sectored_l2(void **st)
     for (int sectored = 0; sectored < 2; sectored++) {
         const char *sets[] = {sectored ? "l2.sectored=true" : "l2.sectored=false"};
         struct mw_config c;
-        machine(&c, 1, sets, 1);
-        struct mw_workload w;
         const char *names[] = {"k"};
-        open_fprog(&w, &p, names, 1, 1);
-        struct mw_sim *s = sr_sim(&c, &w);
-        sr_run(s, 100000, "sectored");
         struct mw_stat_list l;
-        sr_stats(s, &l);
+        run_prog(1, sets, 1, &p, names, 1, 1, &c, &l);
         assert_int_equal((uint64_t)sr_stat(&l, "l2.gpgpusim_accesses"), sectored ? 4 + 1 : 1 + 1);
         assert_int_equal((uint64_t)sr_stat(&l, "l2.gpgpusim_misses"), sectored ? 4 + 1 : 1 + 1);
         assert_int_equal((uint64_t)sr_stat(&l, "dram.reads"), sectored ? 4 : 1);
@@ -293,7 +290,6 @@ static void test_sectored_l2(void **st)
         assert_int_equal((uint64_t)sr_stat(&l, "l1d.fills"), 1);
         assert_int_equal((uint64_t)sr_stat(&l, "icnt.reply.packets"), 2);
         mw_stat_list_fini(&l);
-        mw_sim_destroy(s);
     }
 }
 
@@ -306,18 +302,12 @@ static void test_flush_at_kernel_end(void **st)
     for (int flush = 0; flush < 2; flush++) {
         const char *sets[] = {flush ? "l1d.flush_at_kernel_end=true" : "l1d.flush_at_kernel_end=false"};
         struct mw_config c;
-        machine(&c, 1, sets, 1);
-        struct mw_workload w;
         const char *names[] = {"k", "k"};
-        open_fprog(&w, &p, names, 2, 1);
-        struct mw_sim *s = sr_sim(&c, &w);
-        sr_run(s, 100000, "flush");
         struct mw_stat_list l;
-        sr_stats(s, &l);
+        run_prog(1, sets, 1, &p, names, 2, 1, &c, &l);
         assert_int_equal((uint64_t)sr_stat(&l, "l1d.misses"), flush ? 2 : 1);
         assert_int_equal((uint64_t)sr_stat(&l, "l1d.hits"), flush ? 0 : 1);
         mw_stat_list_fini(&l);
-        mw_sim_destroy(s);
     }
 }
 
@@ -332,17 +322,11 @@ static void test_l1d_latency_pipe(void **st)
     for (int pipe = 0; pipe < 2; pipe++) {
         const char *sets[] = {pipe ? "l1d.latency_pipe=true" : "l1d.latency_pipe=false", "l1d.hit_latency=35"};
         struct mw_config c;
-        machine(&c, 1, sets, 2);
-        struct mw_workload w;
         const char *names[] = {"k"};
-        open_fprog(&w, &p, names, 1, 1);
-        struct mw_sim *s = sr_sim(&c, &w);
-        sr_run(s, 100000, "latency pipe");
         struct mw_stat_list l;
-        sr_stats(s, &l);
+        run_prog(1, sets, 2, &p, names, 1, 1, &c, &l);
         assert_int_equal((uint64_t)sr_stat(&l, "mem.max_load_latency"), line_round_trip(&c) + (pipe ? 35 : 0));
         mw_stat_list_fini(&l);
-        mw_sim_destroy(s);
     }
 }
 
