@@ -242,8 +242,9 @@ static uint64_t fs_of(const struct mw_clock *c, uint64_t cyc)
 }
 
 /* Nothing moved in the core last cycle: jump every clock to the earliest pending event, if it is later. */
-static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
+static int try_jump(struct mw_sim *s, uint64_t stop, bool *jumped, struct mw_err *e)
 {
+    *jumped = false;
     uint64_t tc = core_next_event(s);
     if (tc <= mw_now(s)) return 0;
     uint64_t T = fs_of(&s->clk[MW_CLK_CORE], tc);
@@ -268,6 +269,7 @@ static int try_jump(struct mw_sim *s, uint64_t stop, struct mw_err *e)
         if (T <= c->next_fs) continue;
         uint64_t k = (T - c->next_fs + c->period_fs - 1) / c->period_fs;
         /* (skipped core cycles are each SM's to account when it next changes or is read: mw_sm_settle) */
+        *jumped |= i == MW_CLK_CORE && k > 1;
         c->cycle += k;
         c->next_fs += k * c->period_fs;
     }
@@ -353,9 +355,20 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             }
             break;
         }
+        /* a quiet core cycle: try to jump the clocks to the next event. While the memory side keeps every cycle
+         * busy (an attempt finds the next event at most a cycle away), attempts back off (1, 2, 4 .. 32 quiet
+         * cycles): ticking through a cycle in which nothing is due changes nothing, as fast_forward=false shows,
+         * and computing the next event of every unit costs more than the cycle */
         if (core_ticked && !core_busy && s->cfg.sim.fast_forward) {
-            rc = try_jump(s, stop, e);
-            if (rc) return rc;
+            if (s->jump_skip) {
+                s->jump_skip--;
+            } else {
+                bool jumped;
+                rc = try_jump(s, stop, &jumped, e);
+                if (rc) return rc;
+                s->jump_backoff = jumped ? 0 : (s->jump_backoff ? (s->jump_backoff < 32 ? 2 * s->jump_backoff : 32) : 1);
+                s->jump_skip = s->jump_backoff;
+            }
         }
         if (s->progress && (++iter & 0xffff) == 0) {
             double t = wall_now();

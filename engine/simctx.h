@@ -66,6 +66,7 @@ struct mw_sim {
     /* unit visits (sim.visits_*): an SM's cycle or a reply delivered to it, a slice's L2 cycle, a channel's DRAM
      * cycle, a crossbar cycle with packets to move; what an activity-driven engine spends its time on */
     uint64_t visits_sm, visits_l2, visits_dram, visits_icnt;
+    int jump_skip, jump_backoff; /* quiet core cycles before the next clock-jump attempt (engine/sim.c) */
     int sm_turn;                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
     mw_progress_fn progress;
     void *progress_ud;
