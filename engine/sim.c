@@ -94,7 +94,9 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->parts = calloc((size_t)s->nparts, sizeof *s->parts);
     s->req_net = calloc(1, sizeof *s->req_net);
     s->reply_net = calloc(1, sizeof *s->reply_net);
-    if (!s->sms || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
+    s->sm_asleep = calloc((size_t)(s->nsms + 63) / 64, sizeof *s->sm_asleep);
+    s->sm_wake_min = MW_NEVER;
+    if (!s->sms || !s->sm_asleep || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     /* each policy's per-line bytes get their own offset in every L1D line's policy area */
     size_t meta = 0;
@@ -148,6 +150,7 @@ void mw_sim_destroy(struct mw_sim *s)
     free(s->sms);
     free(s->l1d);
     free(s->l1i);
+    free(s->sm_asleep);
     free(s->code_names);
     free(s->l2);
     free(s->parts);
@@ -209,7 +212,27 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
         return true;
     }
     busy |= l > 0;
+    /* the SMs not asleep, in order (one woken by an earlier one's action in this cycle is met in turn); those
+     * whose sleep ends now leave the asleep set first */
+    int words = (s->nsms + 63) >> 6;
+    if (now >= s->sm_wake_min) {
+        uint64_t m = MW_NEVER;
+        for (int w = 0; w < words; w++)
+            for (uint64_t b = s->sm_asleep[w]; b; b &= b - 1) {
+                int i = (w << 6) + __builtin_ctzll(b);
+                if (s->sms[i].sleep_until <= now) s->sm_asleep[w] &= ~(1ull << (i & 63));
+                else m = mw_min_u64(m, s->sms[i].sleep_until);
+            }
+        s->sm_wake_min = m;
+    }
     for (int i = 0; i < s->nsms; i++) {
+        uint64_t awake = ~s->sm_asleep[i >> 6] & (~0ull << (i & 63));
+        if (!awake) {
+            i |= 63;
+            continue;
+        }
+        i = (i & ~63) + __builtin_ctzll(awake);
+        if (i >= s->nsms) break;
         s->sm_turn = i;
         busy |= mw_sm_tick(s, &s->sms[i], now);
         if (s->failed) return true;

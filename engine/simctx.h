@@ -67,7 +67,9 @@ struct mw_sim {
      * cycle, a crossbar cycle with packets to move; what an activity-driven engine spends its time on */
     uint64_t visits_sm, visits_l2, visits_dram, visits_icnt;
     int jump_skip, jump_backoff; /* quiet core cycles before the next clock-jump attempt (engine/sim.c) */
-    int sm_turn;                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
+    int sm_turn;
+    uint64_t *sm_asleep;         /* bit per SM: asleep until its sleep_until (engine/sm.c), not visited before */
+    uint64_t sm_wake_min;        /* no asleep SM is due before this core cycle (a lower bound) */                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
     mw_progress_fn progress;
     void *progress_ud;
     int progress_ms;

@@ -825,10 +825,23 @@ void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm)
     }
 }
 
+/* The SM sleeps until core cycle `until` (the simulation's asleep set skips it until then) or wakes now. */
+static inline void nap(struct mw_sim *s, struct mw_sm *sm, uint64_t until)
+{
+    sm->sleep_until = until;
+    s->sm_asleep[sm->id >> 6] |= 1ull << (sm->id & 63);
+    s->sm_wake_min = mw_min_u64(s->sm_wake_min, until);
+}
+static inline void unnap(struct mw_sim *s, struct mw_sm *sm)
+{
+    sm->sleep_until = 0;
+    s->sm_asleep[sm->id >> 6] &= ~(1ull << (sm->id & 63));
+}
+
 void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm)
 {
     mw_sm_settle(s, sm);
-    sm->sleep_until = 0;
+    unnap(s, sm);
 }
 
 bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
@@ -841,7 +854,7 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
     /* nothing moved and nothing can before next_ready (the per-SM form of the whole GPU's next-event test) */
     if (s->cfg.sim.fast_forward && !sm->busy && mw_ldst_waits(&sm->ldst) && sm->ldst.free_at <= now + 1 &&
         sm->next_ready > now + 1 && !mw_sm_dirty(sm) && !sm->fetch_busy)
-        sm->sleep_until = sm->next_ready;
+        nap(s, sm, sm->next_ready);
     return sm->busy;
 }
 
@@ -853,7 +866,7 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
         mw_l1i_fill(s, sm->l1i, r);
         sm->busy = true;
         sm->fetch_busy = true;
-        sm->sleep_until = 0;
+        unnap(s, sm);
         return;
     }
     int parked = sm->ldst.parked;
@@ -864,7 +877,7 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
     mshr_changed(s, sm, mep);
     /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a load
      * whose other requests are still out) */
-    if (sm->sleep_until && (sm->ldst.parked != parked || mw_sm_dirty(sm))) sm->sleep_until = 0;
+    if (sm->sleep_until && (sm->ldst.parked != parked || mw_sm_dirty(sm))) unnap(s, sm);
 }
 
 
