@@ -332,6 +332,12 @@ static int c_warp_mask(lua_State *L)
     lua_pushinteger(L, mw_warp_mask(s, sm, w));
     return 1;
 }
+static int c_code_offset(lua_State *L)
+{
+    lua_Integer pc = luaL_checkinteger(L, 1);
+    lua_pushinteger(L, (lua_Integer)mw_code_offset(ctx_sim(L), (uint64_t)pc));
+    return 1;
+}
 static int c_popcount(lua_State *L)
 {
     uint64_t x = (uint64_t)luaL_checkinteger(L, 1); /* SWAR: no popcnt instruction is assumed */
@@ -479,7 +485,7 @@ static const luaL_Reg ctx_funcs[] = {
     {"dram_queue_len", c_dram_queue_len}, {"free_regs", c_free_regs}, {"cta_resident", c_cta_resident},
     {"cta_regs", c_cta_regs}, {"cta_active", c_cta_active}, {"cta_warps", c_cta_warps},
     {"warp_scheduler", c_warp_scheduler}, {"sched_warps", c_sched_warps}, {"warp_mask", c_warp_mask},
-    {"popcount", c_popcount}, {"cta_deactivate", c_cta_deactivate}, {"cta_reactivate", c_cta_reactivate},
+    {"popcount", c_popcount}, {"code_offset", c_code_offset}, {"cta_deactivate", c_cta_deactivate}, {"cta_reactivate", c_cta_reactivate},
     {"inject", c_inject}, {"l1d_invalidate", c_l1d_invalidate}, {"recheck", c_recheck},
     {"counter", c_counter}, {"count", c_count}, {"l1d_meta", c_l1d_meta},
     {NULL, NULL}};

@@ -41,6 +41,10 @@ for _, w in ipairs(sim:warps(0)) do
   if w.op then
     local pc, op = kept.warp_pc(0, w.id)
     assert(pc == w.pc and mw.ops[op] == w.op, string.format("warp %d: op %s is %s", w.id, op, w.op))
+    -- a code address (micro.colstride's one kernel: the first range, 8 B instructions) and its model PC
+    local off = kept.code_offset(pc)
+    assert(pc >= 0xF0000000 and off == (pc - 0xF0000000) * 2 and off % 16 == 0,
+      string.format("warp %d: pc 0x%x, model pc 0x%x", w.id, pc, off))
     checked = checked + 1
   end
 end
