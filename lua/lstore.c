@@ -354,7 +354,11 @@ static const char SCHEMA[] = "CREATE TABLE IF NOT EXISTS runs ("
                              " host TEXT,"              /* where it ran */
                              " descr TEXT,"             /* the run's description: workload, policy, config */
                              " created TEXT NOT NULL DEFAULT (datetime('now'))"
-                             ") WITHOUT ROWID;";
+                             ") WITHOUT ROWID;"
+                             /* runs in flight: which process runs which key, so that two sweeps sharing the
+                              * store split the work instead of both running it; put removes the claim */
+                             "CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, host TEXT NOT NULL,"
+                             " pid INTEGER NOT NULL, since TEXT NOT NULL DEFAULT (datetime('now'))) WITHOUT ROWID;";
 
 static struct store *check_store(lua_State *L)
 {
@@ -384,8 +388,19 @@ static int l_open(lua_State *L)
     }
     sqlite3_busy_timeout(st->db, 60000);
     char *msg = NULL;
-    if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(st->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
+    int rc = SQLITE_OK;
+    /* Switching a new file to WAL takes an exclusive lock and SQLite does not wait for it through the busy
+     * handler: two sweeps creating one store at once retry here (up to 60 s) instead of failing. */
+    for (int tries = 0; tries < 6000; tries++) {
+        rc = sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, &msg);
+        if (rc == SQLITE_OK) rc = sqlite3_exec(st->db, SCHEMA, NULL, NULL, &msg);
+        if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) break;
+        sqlite3_free(msg);
+        msg = NULL;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (rc != SQLITE_OK) {
         lua_pushfstring(L, "store.open: %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(st->db);
@@ -439,6 +454,16 @@ static int db_get(lua_State *L)
     return 2;
 }
 
+static int unclaim(struct store *st, const char *key)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db, "DELETE FROM claims WHERE key=?", -1, &q, NULL) != SQLITE_OK) return -1;
+    sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static void bind_opt(lua_State *L, sqlite3_stmt *q, int col, int rec, const char *field)
 {
     int t = lua_getfield(L, rec, field);
@@ -484,6 +509,7 @@ static int db_put(lua_State *L)
     int rc = sqlite3_step(q);
     sqlite3_finalize(q);
     int added = sqlite3_changes(st->db);
+    if (rc == SQLITE_DONE) rc = unclaim(st, key) ? SQLITE_ERROR : SQLITE_DONE;
     if (rc != SQLITE_DONE || sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         lua_pushfstring(L, "store: put: %s", sqlite3_errmsg(st->db));
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -491,6 +517,60 @@ static int db_put(lua_State *L)
     }
     lua_pushboolean(L, added > 0);
     return 1;
+}
+
+/* db:claim(key) -> true when this process may run key: nobody claimed it, or its claimant was a process of
+ * this host that is gone (a killed sweep); false while another live process runs it, or it is stored. */
+static int db_claim(lua_State *L)
+{
+    struct store *st = check_store(L);
+    const char *key = luaL_checkstring(L, 2);
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return db_fail(L, st, "claim");
+    sqlite3_stmt *q;
+    int mine = 1, rc;
+    rc = sqlite3_prepare_v2(st->db,
+                            "SELECT 'stored', '', 0 FROM runs WHERE key=?1 UNION ALL "
+                            "SELECT 'claim', host, pid FROM claims WHERE key=?1", -1, &q, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            const char *what = (const char *)sqlite3_column_text(q, 0);
+            const char *h = (const char *)sqlite3_column_text(q, 1);
+            pid_t pid = (pid_t)sqlite3_column_int64(q, 2);
+            if (!strcmp(what, "stored")) mine = 0;
+            else if (strcmp(h, host) || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) mine &= pid == getpid();
+        }
+        sqlite3_finalize(q);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    if (rc == SQLITE_OK && mine) {
+        rc = sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO claims (key, host, pid) VALUES (?, ?, ?)", -1, &q,
+                                NULL);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(q, 2, host, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(q, 3, getpid());
+            rc = sqlite3_step(q) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+            sqlite3_finalize(q);
+        }
+    }
+    if (rc != SQLITE_OK || sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        lua_pushfstring(L, "store: claim: %s", sqlite3_errmsg(st->db));
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+        return lua_error(L);
+    }
+    lua_pushboolean(L, mine);
+    return 1;
+}
+
+/* db:unclaim(key): give a claim up (a failed run: another sweep, or a rerun, may try it) */
+static int db_unclaim(lua_State *L)
+{
+    struct store *st = check_store(L);
+    if (unclaim(st, luaL_checkstring(L, 2))) return db_fail(L, st, "unclaim");
+    return 0;
 }
 
 /* db:keys() -> sorted list of stored keys; db:count() -> number of rows */
@@ -707,6 +787,14 @@ static int l_rename(lua_State *L)
     return 0;
 }
 
+static int l_sleep(lua_State *L)
+{
+    double t = luaL_checknumber(L, 1);
+    struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
+    while (nanosleep(&ts, &ts) && errno == EINTR) {}
+    return 0;
+}
+
 static int l_getpid(lua_State *L)
 {
     lua_pushinteger(L, getpid());
@@ -714,11 +802,13 @@ static int l_getpid(lua_State *L)
 }
 
 static const luaL_Reg store_methods[] = {
-    {"get", db_get}, {"put", db_put}, {"keys", db_keys}, {"count", db_count}, {"close", db_close}, {NULL, NULL}};
+    {"get", db_get},     {"put", db_put},     {"claim", db_claim}, {"unclaim", db_unclaim},
+    {"keys", db_keys},   {"count", db_count}, {"close", db_close}, {NULL, NULL}};
 static const luaL_Reg store_funcs[] = {{"open", l_open},         {"key", l_key},       {"sha256", l_sha256},
                                        {"encode", l_encode},     {"decode", l_decode}, {"spawn", l_spawn},
                                        {"wait", l_wait},         {"ncpu", l_ncpu},     {"hostname", l_hostname},
-                                       {"rename", l_rename},     {"getpid", l_getpid}, {NULL, NULL}};
+                                       {"rename", l_rename},     {"getpid", l_getpid}, {"sleep", l_sleep},
+                                       {NULL, NULL}};
 
 int luaopen_moonwarp_store(lua_State *L)
 {

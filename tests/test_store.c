@@ -1,7 +1,8 @@
 /* Sweeps with the results store (lua/lstore.c, moonwarp.experiment's store and jobs options): a sweep killed
  * with SIGKILL midway and rerun completes with every run exactly once and the values of an uninterrupted sweep;
  * a run whose Lua hook raises an error is reported while the others complete; two sweeps sharing one store at
- * once neither duplicate rows nor corrupt it; run keys change with parameters and Lua sources. */
+ * once split the runs between them (claims), neither duplicate rows nor corrupt it; run keys change with
+ * parameters and Lua sources. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,7 +111,7 @@ static void test_kill_resume(void **state)
     char ref[512], db[512];
     snprintf(ref, sizeof ref, "%s/ref.db", dir);
     snprintf(db, sizeof db, "%s/killed.db", dir);
-    sweep(ref, 1, "", out1, sizeof out1);
+    sweep(ref, 0, "", out1, sizeof out1); /* the reference runs in one process: the pool must not change values */
     assert_non_null(strstr(out1, "ran\t6\tstored\t0\tfailed\t0"));
     rows_of(out1, rows1, sizeof rows1);
     assert_int_equal(count_lines(rows1, "ROW\t"), 6);
@@ -171,7 +172,8 @@ static void test_failed_run(void **state)
     assert_non_null(strstr(out2, "ran\t0\tstored\t6\tfailed\t3"));
 }
 
-/* (c) Two sweeps on one store at once: 6 rows, an intact database, the same values in both. */
+/* (c) Two sweeps on one store at once: each run runs once (in one sweep or the other), 6 rows, an intact
+ * database, the same values in both. */
 static void test_shared_store(void **state)
 {
     (void)state;
@@ -190,6 +192,13 @@ static void test_shared_store(void **state)
     assert_int_equal(count_lines(rows1, "ROW\t"), 6);
     assert_string_equal(rows1, rows2);
     assert_int_equal(db_count(db), 6);
+    int ran_a = -1, ran_b = -1, stored_a = -1, stored_b = -1;
+    assert_int_equal(sscanf(strstr(out1, "ran\t"), "ran\t%d\tstored\t%d", &ran_a, &stored_a), 2);
+    assert_int_equal(sscanf(strstr(sep + 5, "ran\t"), "ran\t%d\tstored\t%d", &ran_b, &stored_b), 2);
+    print_message("the two sweeps ran %d and %d of the 6 runs\n", ran_a, ran_b);
+    assert_int_equal(ran_a + ran_b, 6); /* claims split the work: no run ran twice */
+    assert_int_equal(ran_a + stored_a, 6);
+    assert_int_equal(ran_b + stored_b, 6);
     db_dump(db, dump1, sizeof dump1);
     char ref[512];
     snprintf(ref, sizeof ref, "%s/ref.db", dir);

@@ -234,23 +234,41 @@ function X.run(spec)
     end
   end
 
-  if jobs == 0 then
-    for _, i in ipairs(queue) do
-      local st, complete, wall = run_cell(list[i])
-      finish(i, st, complete, wall, nil, false)
+  -- With a store, a cell is claimed before it runs: one that another live sweep is running waits (deferred)
+  -- until that sweep stores it, or gives it up, or dies.
+  local deferred = {}
+  local function take(i)
+    if not db then return true end
+    local st, rec = db:get(list[i].key)
+    if st then
+      finish(i, st, rec.status == "complete", rec.wall_s, rec.cpu_s, true)
+      return false
     end
-  else
-    local running, which, q = {}, {}, 1
-    while q <= #queue or #running > 0 do
-      while q <= #queue and #running < jobs do
-        local c = list[queue[q]]
-        running[#running + 1] = S.spawn(function()
-          local st, complete, wall = run_cell(c)
-          return S.encode { complete = complete, wall_s = wall } .. "\n" .. S.encode(st)
-        end)
-        which[#running] = queue[q]
-        q = q + 1
+    if db:claim(list[i].key) then return true end
+    deferred[#deferred + 1] = i
+    return false
+  end
+
+  local running, which, q = {}, {}, 1
+  while q <= #queue or #running > 0 or #deferred > 0 do
+    while q <= #queue and #running < math.max(jobs, 1) do
+      local i = queue[q]
+      q = q + 1
+      if take(i) then
+        local c = list[i]
+        if jobs == 0 then
+          local st, complete, wall = run_cell(c) -- an error stops the sweep; its claim dies with this process
+          finish(i, st, complete, wall, nil, false)
+        else
+          running[#running + 1] = S.spawn(function()
+            local st, complete, wall = run_cell(c)
+            return S.encode { complete = complete, wall_s = wall } .. "\n" .. S.encode(st)
+          end)
+          which[#running] = i
+        end
       end
+    end
+    if #running > 0 then
       local j, ok, text, cpu = S.wait(running, 1.0)
       if j then
         local i = table.remove(which, j)
@@ -260,9 +278,18 @@ function X.run(spec)
           meta = S.decode(meta)
           finish(i, S.decode(stats), meta.complete, meta.wall_s, cpu, false)
         else
+          if db then db:unclaim(list[i].key) end
           finish(i, nil, false, nil, cpu, false, text)
         end
       end
+    elseif q > #queue and #deferred > 0 then
+      local waiting = deferred
+      deferred = {}
+      for _, i in ipairs(waiting) do
+        if db:get(list[i].key) or db:claim(list[i].key) then queue[#queue + 1] = i -- take() decides again
+        else deferred[#deferred + 1] = i end
+      end
+      if #deferred == #waiting then S.sleep(0.2) end
     end
   end
   if db and type(spec.store) == "string" then db:close() end
