@@ -213,8 +213,9 @@ function X.run(spec)
     end
     if not spec.quiet then
       local el = clock() - t_start
-      local left = ran > 0 and el / ran * (total - done) or 0 / 0 -- the pace so far, N at a time included
-      io.stderr:write(string.format("[%d/%d] %-22s %-14s %-10s %s %s  %s| %d failed, %.1f s elapsed, ~%.0f s left\n",
+      -- the time left: the pace so far (N at a time included) times the runs left
+      local left = ran > 0 and string.format("~%.0f s left", el / ran * (total - done)) or "time left unknown"
+      io.stderr:write(string.format("[%d/%d] %-22s %-14s %-10s %s %s  %s| %d failed, %.1f s elapsed, %s\n",
                                     done, total, c.w.label, c.policy.name, c.cname, metric,
                                     err and "FAILED" or string.format("%.4g", row.value or 0 / 0),
                                     cached and "(stored) " or string.format("(%.2f s) ", wall or 0), failed, el,
