@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PKGS="build-essential cmake pkg-config liblua5.4-dev lua5.4 libyaml-dev libcmocka-dev liblzma-dev
-      libreadline-dev gnuplot-nox xz-utils tmux"
+      libreadline-dev libsqlite3-dev gnuplot-nox xz-utils tmux"
 
 install_deps() {
     local missing=()

@@ -287,6 +287,50 @@ static void make_sim(lua_State *L, struct lsim *ls)
     lua_pop(L, 1);
 }
 
+/* The fully resolved config of mw.sim-style options at index opts (config file or table, set, seed, max_cycles)
+ * into cfg, validated; raises a Lua error prefixed with `what`. Shared by mw.sim and the store's run key. */
+int mw_lua_opts_config(lua_State *L, int opts, struct mw_config *cfg, const char *what)
+{
+    struct mw_err e;
+    mw_err_clear(&e);
+    mw_config_defaults(cfg);
+    int t = lua_getfield(L, opts, "config");
+    if (t == LUA_TSTRING) {
+        if (mw_config_load_file(cfg, lua_tostring(L, -1), &e)) return raise_err(L, what, &e);
+    } else if (t == LUA_TTABLE) {
+        config_from_table(L, cfg, -1);
+    } else if (t != LUA_TNIL) {
+        return luaL_error(L, "%s: config must be a YAML file name or a table", what);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "set") == LUA_TTABLE) {
+        for (lua_Integer i = 1; lua_rawgeti(L, -1, i) != LUA_TNIL; i++) {
+            const char *a = lua_tostring(L, -1);
+            if (!a) return luaL_error(L, "%s: set[%d] must be a \"section.key=value\" string", what, (int)i);
+            if (mw_config_set(cfg, a, &e)) return raise_err(L, what, &e);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else if (!lua_isnil(L, -1)) return luaL_error(L, "%s: set must be a list of \"section.key=value\" strings", what);
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "seed") != LUA_TNIL) {
+        int ok;
+        lua_Integer sd = lua_tointegerx(L, -1, &ok);
+        if (!ok || sd < 0 || sd > 4294967295LL) return luaL_error(L, "%s: seed must be an integer in [0, 2^32)", what);
+        cfg->sim.seed = sd;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "max_cycles") != LUA_TNIL) {
+        int ok;
+        lua_Integer mc = lua_tointegerx(L, -1, &ok);
+        if (!ok || mc < 0) return luaL_error(L, "%s: max_cycles must be an integer >= 0", what);
+        cfg->sim.max_cycles = mc;
+    }
+    lua_pop(L, 1);
+    if (mw_config_validate(cfg, &e)) return raise_err(L, what, &e);
+    return 0;
+}
+
 /* mw.sim{ config = "file.yaml" | {section = {key = value}}, set = {"l1d.assoc=8"}, workload = "micro.stream",
  *         size = "small", trace = "dir", seed = 1, max_cycles = N } */
 static int l_sim(lua_State *L)
@@ -313,40 +357,7 @@ static int l_sim(lua_State *L)
             return luaL_error(L, "mw.sim: unknown option '%s' (config, set, workload, size, trace, seed, max_cycles)", k);
         lua_pop(L, 1);
     }
-    int t = lua_getfield(L, 1, "config");
-    if (t == LUA_TSTRING) {
-        if (mw_config_load_file(ls->cfg, lua_tostring(L, -1), &e)) return raise_err(L, "mw.sim", &e);
-    } else if (t == LUA_TTABLE) {
-        config_from_table(L, ls->cfg, -1);
-    } else if (t != LUA_TNIL) {
-        return luaL_error(L, "mw.sim: config must be a YAML file name or a table");
-    }
-    lua_pop(L, 1);
-    if (lua_getfield(L, 1, "set") == LUA_TTABLE) {
-        for (lua_Integer i = 1; lua_rawgeti(L, -1, i) != LUA_TNIL; i++) {
-            const char *a = lua_tostring(L, -1);
-            if (!a) return luaL_error(L, "mw.sim: set[%d] must be a \"section.key=value\" string", (int)i);
-            if (mw_config_set(ls->cfg, a, &e)) return raise_err(L, "mw.sim", &e);
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else if (!lua_isnil(L, -1)) return luaL_error(L, "mw.sim: set must be a list of \"section.key=value\" strings");
-    lua_pop(L, 1);
-    if (lua_getfield(L, 1, "seed") != LUA_TNIL) {
-        int ok;
-        lua_Integer sd = lua_tointegerx(L, -1, &ok);
-        if (!ok || sd < 0 || sd > 4294967295LL) return luaL_error(L, "mw.sim: seed must be an integer in [0, 2^32)");
-        ls->cfg->sim.seed = sd;
-    }
-    lua_pop(L, 1);
-    if (lua_getfield(L, 1, "max_cycles") != LUA_TNIL) {
-        int ok;
-        lua_Integer mc = lua_tointegerx(L, -1, &ok);
-        if (!ok || mc < 0) return luaL_error(L, "mw.sim: max_cycles must be an integer >= 0");
-        ls->cfg->sim.max_cycles = mc;
-    }
-    lua_pop(L, 1);
-    if (mw_config_validate(ls->cfg, &e)) return raise_err(L, "mw.sim", &e);
+    mw_lua_opts_config(L, 1, ls->cfg, "mw.sim");
     const char *wl = NULL, *tr = NULL, *sz = NULL;
     int twl = lua_getfield(L, 1, "workload");
     if (twl == LUA_TSTRING) wl = lua_tostring(L, -1);
@@ -883,8 +894,12 @@ int luaopen_moonwarp(lua_State *L)
     lua_pop(L, 1);
     luaL_newlib(L, mw_funcs);
     mw_lua_set_names(L, -1, "mw"); /* mw.ops, mw.events, mw.points, mw.stalls */
-    lua_pushliteral(L, "0.1");
+    lua_pushliteral(L, MW_VERSION);
     lua_setfield(L, -2, "version");
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE); /* require "moonwarp.store" */
+    lua_pushcfunction(L, luaopen_moonwarp_store);
+    lua_setfield(L, -2, "moonwarp.store");
+    lua_pop(L, 1);
 #ifdef MW_LUA_DIR
     /* the shipped Lua library (moonwarp.experiment, ...) */
     lua_pushliteral(L, MW_LUA_DIR "/lib");

@@ -241,7 +241,7 @@ int mw_repl_main(void)
         if (home) snprintf(hist, sizeof hist, "%s/.moonwarp_history", home);
         if (hist[0]) read_history(hist);
         printf("moonwarp %s REPL (%s). `mw` is the module; Ctrl-C pauses a running sim:run(); Ctrl-D quits.\n",
-               "0.1", LUA_RELEASE);
+               MW_VERSION, LUA_RELEASE);
         for (;;) {
             set_sigint(on_sigint_read);
             int r = load_chunk(L, tty);

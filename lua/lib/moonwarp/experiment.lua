@@ -14,6 +14,7 @@
 --   }
 --   X.print(r); X.write_csv(r, "out/result.csv"); X.plot(r, "out/figure.svg", { title = "..." })
 local mw = require "moonwarp"
+local S = require "moonwarp.store"
 
 local X = {}
 
@@ -43,28 +44,97 @@ local function norm_workload(w)
   return t
 end
 
--- Run every cell; returns a result object { rows = {...}, workloads, policies, configs, metric, baseline }.
-function X.run(spec)
-  assert(type(spec) == "table", "experiment.run: expected a table")
-  local workloads = {}
-  for i, w in ipairs(assert(spec.workloads, "experiment.run: workloads = {...} is required")) do
-    workloads[i] = norm_workload(w)
+-- The canonical text of a value for a run key: tables with sorted keys; a function as the SHA-256 of its
+-- chunk's source (the whole file for a function loaded from one) with its line range and its number, string and
+-- boolean upvalues; a string ending in .lua that names a readable file adds the file's SHA-256.
+local function canon(v, out, seen)
+  local t = type(v)
+  if t == "string" then
+    out[#out + 1] = "s" .. #v .. ":" .. v
+    if v:match("%.lua$") then
+      local f = io.open(v, "rb")
+      if f then
+        out[#out + 1] = "file:" .. S.sha256(f:read("a"))
+        f:close()
+      end
+    end
+  elseif t == "number" then
+    out[#out + 1] = math.type(v) == "integer" and ("i" .. v) or string.format("f%.17g", v)
+  elseif t == "table" then
+    if seen[v] then out[#out + 1] = "<cycle>"; return end
+    seen[v] = true
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    table.sort(keys, function(x, y)
+      local tx, ty = type(x), type(y)
+      if tx ~= ty then return tx < ty end
+      if tx == "number" or tx == "string" then return x < y end
+      return tostring(x) < tostring(y)
+    end)
+    out[#out + 1] = "{"
+    for _, k in ipairs(keys) do
+      canon(k, out, seen)
+      out[#out + 1] = "="
+      canon(v[k], out, seen)
+    end
+    out[#out + 1] = "}"
+    seen[v] = nil
+  elseif t == "function" then
+    local info = debug.getinfo(v, "S")
+    local src = info.source
+    if src:sub(1, 1) == "@" then
+      local f = io.open(src:sub(2), "rb")
+      if f then src = f:read("a"); f:close() end
+    end
+    out[#out + 1] = string.format("fn:%s:%d-%d", S.sha256(src), info.linedefined, info.lastlinedefined)
+    for i = 1, 255 do
+      local name, uv = debug.getupvalue(v, i)
+      if not name then break end
+      local ut = type(uv)
+      if ut == "number" or ut == "string" or ut == "boolean" then
+        out[#out + 1] = name .. "="
+        canon(uv, out, seen)
+      end
+    end
+  else
+    out[#out + 1] = tostring(t == "nil" and "nil" or (t == "boolean" and v) or t)
   end
-  local policies = spec.policies or { { name = "default" } }
-  local configs = spec.configs or { { name = "" } }
-  local metric = spec.metric or "gpu.ipc"
+  return out
+end
+
+-- The run key (64 hex digits, docs/sweeps.md): opts as for mw.sim, policy as in X.run's policies list (its name
+-- is a label and does not count).
+function X.run_key(opts, policy)
+  local pol = {}
+  for point, spec in pairs(policy or {}) do
+    if point ~= "name" then pol[point] = spec end
+  end
+  local extra = { policies = pol }
+  if type(opts.workload) == "table" then extra.workload = opts.workload end
+  return S.key(opts, table.concat(canon(extra, {}, {}), " "))
+end
+
+-- One run in this process: stats, completed (false: stopped at max_cycles), wall seconds.
+local function run_cell(c)
+  local t0 = clock()
+  local sim = mw.sim(c.opts)
+  for point, pol in pairs(c.policy) do
+    if point ~= "name" then sim:policy(point, pol) end
+  end
+  local done = sim:run()
+  local st = sim:stats()
+  sim:close()
+  return st, done, clock() - t0
+end
+
+-- The cells of the matrix in order (configs, then workloads, then policies), each with its mw.sim options.
+local function cells(spec, workloads, policies, configs)
   local base_cfg_file = type(spec.config) == "string" and spec.config or nil
   local base_cfg_tab = type(spec.config) == "table" and spec.config or nil
-  local res = { rows = {}, workloads = {}, policies = {}, configs = {}, metric = metric,
-                baseline = spec.baseline or policies[1].name }
-  for _, w in ipairs(workloads) do res.workloads[#res.workloads + 1] = w.label end
-  for _, p in ipairs(policies) do res.policies[#res.policies + 1] = assert(p.name, "each policy needs a name") end
-  for _, c in ipairs(configs) do res.configs[#res.configs + 1] = c.name or "" end
-  local total, k = #workloads * #policies * #configs, 0
+  local list = {}
   for _, c in ipairs(configs) do
     for _, w in ipairs(workloads) do
       for _, p in ipairs(policies) do
-        k = k + 1
         local opts = { workload = w.name, trace = w.trace, size = w.size or spec.size, seed = spec.seed,
                        max_cycles = spec.max_cycles }
         if base_cfg_file and not next(merge(nil, c)) then opts.config = base_cfg_file
@@ -77,6 +147,7 @@ function X.run(spec)
               for key, v in pairs(kv) do opts.set[#opts.set + 1] = sec .. "." .. key .. "=" .. tostring(v) end
             end
           end
+          table.sort(opts.set)
         else
           opts.config = merge(base_cfg_tab, c)
         end
@@ -84,22 +155,149 @@ function X.run(spec)
           opts.set = opts.set or {}
           for _, a in ipairs(c.set) do opts.set[#opts.set + 1] = a end
         end
-        local t0 = clock()
-        local sim = mw.sim(opts)
-        for point, pol in pairs(p) do
-          if point ~= "name" then sim:policy(point, pol) end
-        end
-        local done = sim:run()
-        local st = sim:stats()
-        sim:close()
-        local row = { workload = w.label, policy = p.name, config = c.name or "", stats = st,
-                      value = st[metric], cycles = st["gpu.cycles"], complete = done, wall = clock() - t0 }
-        res.rows[#res.rows + 1] = row
-        if not spec.quiet then
-          io.stderr:write(string.format("[%d/%d] %-22s %-14s %-10s %s %.4g  (%.2f s)\n", k, total, w.label, p.name,
-                                        c.name or "", metric, row.value or 0 / 0, row.wall))
+        list[#list + 1] = { opts = opts, policy = p, w = w, cname = c.name or "" }
+      end
+    end
+  end
+  return list
+end
+
+local function describe(c)
+  return string.format("workload=%s policy=%s config=%s", c.w.label, c.policy.name, c.cname)
+end
+
+-- Run every cell; returns a result object { rows = {...}, workloads, policies, configs, metric, baseline,
+-- failures }. store = "path.db": runs already stored are read back, new ones put as they finish. jobs = N (default:
+-- the online CPUs): up to N runs at once, each in a child process; a failed run (an error, a crash) is reported
+-- in res.failures and its row has no value, the others complete. jobs = 0: one after another in this process,
+-- an error stops the sweep (as before the store existed).
+function X.run(spec)
+  assert(type(spec) == "table", "experiment.run: expected a table")
+  local workloads = {}
+  for i, w in ipairs(assert(spec.workloads, "experiment.run: workloads = {...} is required")) do
+    workloads[i] = norm_workload(w)
+  end
+  local policies = spec.policies or { { name = "default" } }
+  local configs = spec.configs or { { name = "" } }
+  local metric = spec.metric or "gpu.ipc"
+  local res = { rows = {}, workloads = {}, policies = {}, configs = {}, metric = metric,
+                baseline = spec.baseline or policies[1].name, failures = {} }
+  for _, w in ipairs(workloads) do res.workloads[#res.workloads + 1] = w.label end
+  for _, p in ipairs(policies) do res.policies[#res.policies + 1] = assert(p.name, "each policy needs a name") end
+  for _, c in ipairs(configs) do res.configs[#res.configs + 1] = c.name or "" end
+  local list = cells(spec, workloads, policies, configs)
+  local total = #list
+  local jobs = spec.jobs or S.ncpu()
+  assert(math.type(jobs) == "integer" and jobs >= 0, "experiment.run: jobs must be an integer >= 0")
+  local db = spec.store and (type(spec.store) == "string" and S.open(spec.store) or spec.store)
+  local host = S.hostname()
+  local t_start, done, failed, ran, queue = clock(), 0, 0, 0, {}
+
+  local function finish(i, st, complete, wall, cpu, cached, err)
+    local c = list[i]
+    local row = { workload = c.w.label, policy = c.policy.name, config = c.cname, stats = st or {},
+                  value = st and st[metric], cycles = st and st["gpu.cycles"], complete = complete, wall = wall,
+                  cpu = cpu, key = c.key, cached = cached, error = err,
+                  status = err and "failed" or (complete and "complete" or "capped") }
+    res.rows[i] = row
+    done = done + 1
+    if err then
+      failed = failed + 1
+      res.failures[#res.failures + 1] = row
+    elseif not cached then
+      ran = ran + 1
+      if db then
+        db:put(c.key, { stats = st, status = row.status, cpu_s = cpu, wall_s = wall, host = host,
+                        descr = describe(c) })
+      end
+    end
+    if not spec.quiet then
+      local el = clock() - t_start
+      -- the time left: the pace so far (N at a time included) times the runs left
+      local left = ran > 0 and string.format("~%.0f s left", el / ran * (total - done)) or "time left unknown"
+      io.stderr:write(string.format("[%d/%d] %-22s %-14s %-10s %s %s  %s| %d failed, %.1f s elapsed, %s\n",
+                                    done, total, c.w.label, c.policy.name, c.cname, metric,
+                                    err and "FAILED" or string.format("%.4g", row.value or 0 / 0),
+                                    cached and "(stored) " or string.format("(%.2f s) ", wall or 0), failed, el,
+                                    left))
+      if err then io.stderr:write("    ", (err:match("^[^\n]*")), "\n") end -- the whole traceback: res.failures
+    end
+  end
+
+  for i, c in ipairs(list) do
+    if db then
+      c.key = X.run_key(c.opts, c.policy)
+      local st, rec = db:get(c.key)
+      if st then finish(i, st, rec.status == "complete", rec.wall_s, rec.cpu_s, true)
+      else queue[#queue + 1] = i end
+    else
+      queue[#queue + 1] = i
+    end
+  end
+
+  -- With a store, a cell is claimed before it runs: one that another live sweep is running waits (deferred)
+  -- until that sweep stores it, or gives it up, or dies.
+  local deferred = {}
+  local function take(i)
+    if not db then return true end
+    local st, rec = db:get(list[i].key)
+    if st then
+      finish(i, st, rec.status == "complete", rec.wall_s, rec.cpu_s, true)
+      return false
+    end
+    if db:claim(list[i].key) then return true end
+    deferred[#deferred + 1] = i
+    return false
+  end
+
+  local running, which, q = {}, {}, 1
+  while q <= #queue or #running > 0 or #deferred > 0 do
+    while q <= #queue and #running < math.max(jobs, 1) do
+      local i = queue[q]
+      q = q + 1
+      if take(i) then
+        local c = list[i]
+        if jobs == 0 then
+          local st, complete, wall = run_cell(c) -- an error stops the sweep; its claim dies with this process
+          finish(i, st, complete, wall, nil, false)
+        else
+          running[#running + 1] = S.spawn(function()
+            local st, complete, wall = run_cell(c)
+            return S.encode { complete = complete, wall_s = wall } .. "\n" .. S.encode(st)
+          end)
+          which[#running] = i
         end
       end
+    end
+    if #running > 0 then
+      local j, ok, text, cpu = S.wait(running, 1.0)
+      if j then
+        local i = table.remove(which, j)
+        table.remove(running, j)
+        if ok then
+          local meta, stats = text:match("^(.-\n)\n(.*)$")
+          meta = S.decode(meta)
+          finish(i, S.decode(stats), meta.complete, meta.wall_s, cpu, false)
+        else
+          if db then db:unclaim(list[i].key) end
+          finish(i, nil, false, nil, cpu, false, text)
+        end
+      end
+    elseif q > #queue and #deferred > 0 then
+      local waiting = deferred
+      deferred = {}
+      for _, i in ipairs(waiting) do
+        if db:get(list[i].key) or db:claim(list[i].key) then queue[#queue + 1] = i -- take() decides again
+        else deferred[#deferred + 1] = i end
+      end
+      if #deferred == #waiting then S.sleep(0.2) end
+    end
+  end
+  if db and type(spec.store) == "string" then db:close() end
+  if failed > 0 and not spec.quiet then
+    io.stderr:write(string.format("experiment: %d of %d runs failed:\n", failed, total))
+    for _, r in ipairs(res.failures) do
+      io.stderr:write(string.format("  %s %s %s: %s\n", r.workload, r.policy, r.config, (r.error:match("^[^\n]*"))))
     end
   end
   X.normalize(res, res.baseline)
@@ -220,6 +418,12 @@ local function mkdir_for(path)
   if dir and dir ~= "" then os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'") end
 end
 
+-- Outputs are written to a temporary file next to the target and renamed over it: a reader (or a killed
+-- sweep) never sees half a file.
+local function temp_for(path)
+  return string.format("%s.tmp%d", path, S.getpid())
+end
+
 local function csv_field(v)
   if v == nil or v == false then return "" end
   local s = tostring(v)
@@ -230,7 +434,8 @@ end
 -- One line per run: workload, config, policy, metric value, normalized value, cycles, and any extra stats.
 function X.write_csv(res, path, extra)
   mkdir_for(path)
-  local f = assert(io.open(path, "w"))
+  local tmp = temp_for(path)
+  local f = assert(io.open(tmp, "w"))
   local head = { "workload", "config", "policy", res.metric, "normalized", "gpu.cycles", "complete" }
   for _, k in ipairs(extra or {}) do head[#head + 1] = k end
   f:write(table.concat(head, ","), "\n")
@@ -241,6 +446,7 @@ function X.write_csv(res, path, extra)
     f:write(table.concat(v, ",", 1, #head), "\n")
   end
   f:close()
+  S.rename(tmp, path)
   return path
 end
 
@@ -256,7 +462,7 @@ function X.plot(res, path, opts)
   local m, cols = X.matrix(res, opts.field or "norm")
   mkdir_for(path)
   local data = path:gsub("%.%w+$", "") .. ".dat"
-  local f = assert(io.open(data, "w"))
+  local f = assert(io.open(temp_for(data), "w"))
   local head = { "benchmark" }
   for _, c in ipairs(cols) do head[#head + 1] = '"' .. c.label .. '"' end
   f:write(table.concat(head, " "), "\n")
@@ -266,6 +472,7 @@ function X.plot(res, path, opts)
     f:write(table.concat(parts, " "), "\n")
   end
   f:close()
+  S.rename(temp_for(data), data)
   if not X.have_gnuplot() then
     return nil, string.format("gnuplot not found: install gnuplot (Debian: gnuplot-nox) to draw %s; the data is in %s",
                               path, data)
@@ -277,7 +484,7 @@ function X.plot(res, path, opts)
   local script = path:gsub("%.%w+$", "") .. ".gp"
   local g = assert(io.open(script, "w"))
   g:write("set terminal ", term, "\n")
-  g:write("set output '", path, "'\n")
+  g:write("set output '", temp_for(path), "'\n")
   g:write("set title '", (opts.title or ""):gsub("'", "''"), "'\n")
   g:write("set style data histograms\nset style histogram clustered gap 1\n")
   g:write("set style fill solid 0.85 border -1\nset boxwidth 0.9\nset grid ytics\n")
@@ -293,8 +500,10 @@ function X.plot(res, path, opts)
   g:close()
   local ok = os.execute("gnuplot '" .. script .. "' 2>'" .. script .. ".log'")
   if not (ok == true or ok == 0) then
+    os.remove(temp_for(path))
     return nil, "gnuplot failed on " .. script .. " (see " .. script .. ".log)"
   end
+  S.rename(temp_for(path), path)
   return path
 end
 
