@@ -2,6 +2,7 @@
  * (the DRAM controller alone on a request trace), `moonwarp script.lua [args]`, and with no arguments the Lua
  * REPL. Bad input exits 2 with file:line:col: message. */
 #include "cmd_dram.h"
+#include "cmd_sweep.h"
 #include "cmd_trace.h"
 #include "config.h"
 #include "lpolicy.h"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
           "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n"
           "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n"
           "  moonwarp trace-info DIR|kernelslist.g                    per-kernel counts of a trace\n"
+          "  moonwarp sweep SPEC.yaml [--store DB] [--jobs N] [--out DIR]   a sweep from a YAML spec\n"
+          "  moonwarp results DB [--csv] [--stats a,b,...]                  what a results store holds\n"
           "  moonwarp SCRIPT.lua [args]    run a Lua script (require \"moonwarp\")\n"
           "  moonwarp                      the interactive Lua REPL\n",
           f);
@@ -287,6 +290,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();
     if (!strcmp(cmd, "dram")) return mw_cmd_dram(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return mw_cmd_trace(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep")) return mw_cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "results")) return mw_cmd_results(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace-info")) return mw_cmd_trace_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);

@@ -106,6 +106,14 @@ static lua_State *new_state(void)
     return L;
 }
 
+lua_State *mw_lua_new_state(void) { return new_state(); }
+int mw_lua_docall(lua_State *L, int narg, int nres)
+{
+    int st = docall(L, narg, nres);
+    report(L, st, "moonwarp");
+    return st;
+}
+
 /* ---- scripts ---------------------------------------------------------------------------------------------- */
 int mw_script_main(int argc, char **argv)
 {

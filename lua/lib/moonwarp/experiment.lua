@@ -119,7 +119,7 @@ local function run_cell(c)
   local t0 = clock()
   local sim = mw.sim(c.opts)
   for point, pol in pairs(c.policy) do
-    if point ~= "name" then sim:policy(point, pol) end
+    if point ~= "name" and point ~= "set" then sim:policy(point, pol) end
   end
   local done = sim:run()
   local st = sim:stats()
@@ -154,6 +154,10 @@ local function cells(spec, workloads, policies, configs)
         if c.set then
           opts.set = opts.set or {}
           for _, a in ipairs(c.set) do opts.set[#opts.set + 1] = a end
+        end
+        if p.set then -- a policy given as config assignments ("policies.warp_scheduler=gto")
+          opts.set = opts.set or {}
+          for _, a in ipairs(p.set) do opts.set[#opts.set + 1] = a end
         end
         list[#list + 1] = { opts = opts, policy = p, w = w, cname = c.name or "" }
       end
@@ -505,6 +509,31 @@ function X.plot(res, path, opts)
   end
   S.rename(temp_for(path), path)
   return path
+end
+
+-- The sweep of `moonwarp sweep spec.yaml` (lua/cmd_sweep.c checks the spec and passes it as a table): config,
+-- workloads ({name, size} or {trace}), policies ({name, set = {"policies.<point>=impl", ...}}), set (applied to
+-- every run), seeds (one config column per seed), size, store, jobs, out (results.csv and normalized.svg),
+-- metric, baseline. Prints the table; returns true when every run completed.
+function X.sweep(spec)
+  local configs = {}
+  for _, sd in ipairs(spec.seeds or {}) do
+    local set = table.move(spec.set or {}, 1, #(spec.set or {}), 1, {})
+    set[#set + 1] = "sim.seed=" .. sd
+    configs[#configs + 1] = { name = "seed=" .. sd, set = set }
+  end
+  if #configs == 0 then configs[1] = { name = "", set = spec.set } end
+  if spec.store then mkdir_for(spec.store) end
+  local r = X.run{ workloads = spec.workloads, policies = spec.policies, configs = configs, config = spec.config,
+                   size = spec.size, store = spec.store, jobs = spec.jobs, metric = spec.metric,
+                   baseline = spec.baseline }
+  X.print(r)
+  if spec.out then
+    print("csv: " .. X.write_csv(r, spec.out .. "/results.csv"))
+    local svg, err = X.plot(r, spec.out .. "/normalized.svg", { title = spec.file })
+    print(svg and ("plot: " .. svg) or ("plot: " .. err))
+  end
+  return #r.failures == 0
 end
 
 return X

@@ -1,0 +1,8 @@
+/* The `moonwarp sweep` and `moonwarp results` commands (lua/cmd_sweep.c). argv[0] is the command's name. */
+#ifndef MW_CMD_SWEEP_H
+#define MW_CMD_SWEEP_H
+
+int mw_cmd_sweep(int argc, char **argv);
+int mw_cmd_results(int argc, char **argv);
+
+#endif
