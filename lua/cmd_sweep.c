@@ -198,7 +198,7 @@ static int root(struct spec *S, yaml_node_t *r)
     if (want(S, r, YAML_MAPPING_NODE, "the spec")) return -1;
     static const char *const known[] = {"config", "workloads", "traces", "policies", "sets", "seeds", "size",
                                         "store", "jobs", "out", "metric", "baseline", NULL};
-    yaml_node_t *val[12] = {0}, *key[12] = {0};
+    yaml_node_t *val[12] = {0};
     for (yaml_node_pair_t *p = r->data.mapping.pairs.start; p < r->data.mapping.pairs.top; p++) {
         if (check_key(S, r, p)) return -1;
         yaml_node_t *k = nd(S, p->key);
@@ -207,7 +207,6 @@ static int root(struct spec *S, yaml_node_t *r)
         if (!known[i])
             return ERR(S, k, "unknown key '%s' (config, workloads, traces, policies, sets, seeds, size, store, jobs, "
                              "out, metric, baseline)", text(k));
-        key[i] = k;
         val[i] = nd(S, p->value);
     }
     enum { CONFIG, WORKLOADS, TRACES, POLICIES, SETS, SEEDS, SIZE, STORE, JOBS, OUT, METRIC, BASELINE };
@@ -321,7 +320,6 @@ static int root(struct spec *S, yaml_node_t *r)
         }
         lua_setfield(L, -2, "seeds");
     }
-    (void)key;
     return 0;
 }
 
