@@ -167,9 +167,9 @@ local function run_cell(c)
     end
   elseif m.warmup or m.window then
     if (m.warmup or 0) > 0 then done, why = sim:run { cycles = m.warmup } end
-    if not done and why ~= "max_cycles" then
+    if why ~= "max_cycles" then -- a workload that ended in the warm-up leaves an empty window
       before = sim:stats()
-      done, why = sim:run { cycles = m.window or 0 }
+      if not done then done, why = sim:run { cycles = m.window or 0 } end
     end
   else
     done, why = sim:run()
