@@ -174,6 +174,9 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
 }
 
 void mw_sim_interrupt(struct mw_sim *s) { s->interrupt = 1; }
+void mw_sim_stop_before_kernel(struct mw_sim *s, uint64_t k) { s->stop_launch = k; }
+bool mw_sim_stopped_before_kernel(const struct mw_sim *s) { return s->stopped_launch; }
+
 
 bool mw_sim_done(const struct mw_sim *s) { return s->done; }
 const struct mw_config *mw_sim_config(const struct mw_sim *s) { return &s->cfg; }
@@ -319,6 +322,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     }
     if (s->done) return 1;
     s->interrupt = 0;
+    s->stopped_launch = false;
     /* the caller may have changed state between runs: every unit takes its next cycle */
     for (int i = 0; i < s->nsms; i++) mw_sm_wake(s, &s->sms[i]);
     for (int i = 0; i < s->nparts; i++) mw_partition_wake(&s->parts[i]);
@@ -329,6 +333,10 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     uint32_t iter = 0;
     while (!s->done) {
         if (mw_now(s) >= stop || s->interrupt) return 0;
+        if (s->stop_launch && s->gst.kernels >= s->stop_launch) {
+            s->stopped_launch = true;
+            return 0;
+        }
         uint64_t T = MW_NEVER;
         for (int i = 0; i < MW_CLK_N; i++) T = mw_min_u64(T, s->clk[i].next_fs);
         s->now_fs = T;

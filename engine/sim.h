@@ -28,6 +28,13 @@ struct mw_policy_inst *mw_sim_policy(struct mw_sim *s, enum mw_point pt);
  * (mw_sim_interrupt), <0 on error (e filled). */
 int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e);
 bool mw_sim_done(const struct mw_sim *s);
+/* Make mw_sim_run return (0) at the end of the core cycle in which kernel k was launched (k counts launches from 1;
+ * the dispatcher ends kernel k-1 and launches k in one call, so this is also where k-1 ended); at once if k kernels
+ * have been launched already; 0 turns it off. mw_sim_stopped_before_kernel says whether the last run stopped there.
+ * Kernel k's own counters: those at the stop for k+1 (or at the end of the run) minus those at the stop for k. */
+void mw_sim_stop_before_kernel(struct mw_sim *s, uint64_t k);
+bool mw_sim_stopped_before_kernel(const struct mw_sim *s);
+
 /* Ask a running mw_sim_run to return at the next cycle boundary (safe from a signal handler). */
 void mw_sim_interrupt(struct mw_sim *s);
 /* Stop with an error at the next cycle boundary (a policy hook failed); the message is kept. */

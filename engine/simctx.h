@@ -32,6 +32,8 @@ struct mw_sim {
     struct mw_workload wl;
     bool have_wl, started, done, kernel_active, wl_done, failed;
     volatile int interrupt;
+    uint64_t stop_launch; /* mw_sim_stop_before_kernel: 0 = off */
+    bool stopped_launch;
     struct mw_err fail_err;
     /* kernels and CTAs (dispatch.c) */
     struct mw_kernel kern;

@@ -1,7 +1,7 @@
 -- The demo experiment: warp schedulers (GTO, LRR, Two-Level), L1D bypass-all and a Lua-defined policy on
 -- benchmark models from the papers' suites (PolyBench/GPU, Rodinia, Parboil, GraphBig, Mars) on the GTX480
 -- baseline, IPC normalized to GTO with geometric means, printed as a table, written as CSV and drawn as a bar
--- chart (SVG/PNG through gnuplot).
+-- chart (SVG/PNG through gnuplot). Runs are kept in OUTDIR/results.db: rerunning after an interruption continues.
 -- Usage: moonwarp experiments/demo.lua [outdir] [size] [micro]   (default out/demo small; "micro" = micro-kernels)
 local X = require "moonwarp.experiment"
 
@@ -24,6 +24,7 @@ local youngest = {
   end,
 }
 
+os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'") -- the store's folder
 local res = X.run {
   workloads = workloads,
   policies = {
@@ -37,6 +38,7 @@ local res = X.run {
   seed = 1,
   metric = "gpu.ipc",
   baseline = "GTO",
+  store = out .. "/results.db", -- a rerun after an interruption continues: stored runs are read back
 }
 
 X.print(res)

@@ -436,12 +436,12 @@ static int do_run(lua_State *L, struct lsim *ls, uint64_t cycles, const char *wh
     return rc;
 }
 
-/* sim:run() / sim:run{cycles = N}: true when the workload completed; false, why ("cycles", "interrupted",
- * "max_cycles") when it paused. */
+/* sim:run() / sim:run{cycles = N, until_kernel = K}: true when the workload completed; false, why ("cycles",
+ * "interrupted", "max_cycles", "kernel": at the end of the cycle that launched kernel K) when it paused. */
 static int m_run(lua_State *L)
 {
     struct lsim *ls = check_idle(L, 1);
-    uint64_t cycles = 0;
+    uint64_t cycles = 0, until_kernel = 0;
     if (lua_istable(L, 2)) {
         if (lua_getfield(L, 2, "cycles") != LUA_TNIL) {
             int ok;
@@ -450,13 +450,24 @@ static int m_run(lua_State *L)
             cycles = (uint64_t)c;
         }
         lua_pop(L, 1);
-    } else if (!lua_isnoneornil(L, 2)) return luaL_error(L, "sim:run: expected nothing or {cycles = N}");
+        if (lua_getfield(L, 2, "until_kernel") != LUA_TNIL) {
+            int ok;
+            lua_Integer k = lua_tointegerx(L, -1, &ok);
+            if (!ok || k < 1) return luaL_error(L, "sim:run: until_kernel must be an integer >= 1");
+            until_kernel = (uint64_t)k;
+        }
+        lua_pop(L, 1);
+    } else if (!lua_isnoneornil(L, 2))
+        return luaL_error(L, "sim:run: expected nothing or {cycles = N, until_kernel = K}");
     uint64_t start = mw_inspect_started(ls->s) ? mw_now(ls->s) : 0;
     interrupted = 0;
+    mw_sim_stop_before_kernel(ls->s, until_kernel);
     int rc = do_run(L, ls, cycles, "sim:run");
+    mw_sim_stop_before_kernel(ls->s, 0);
     lua_pushboolean(L, rc == 1);
     if (rc == 1) return 1;
     if (mw_lua_take_interrupted()) lua_pushliteral(L, "interrupted");
+    else if (mw_sim_stopped_before_kernel(ls->s)) lua_pushliteral(L, "kernel");
     else if (cycles && mw_now(ls->s) - start >= cycles) lua_pushliteral(L, "cycles");
     else lua_pushliteral(L, "max_cycles");
     return 2;
@@ -469,6 +480,7 @@ static int m_step(lua_State *L)
     lua_Integer n = luaL_optinteger(L, 2, 1);
     luaL_argcheck(L, n >= 1, 2, "step at least one cycle");
     interrupted = 0;
+    mw_sim_stop_before_kernel(ls->s, 0);
     int rc = do_run(L, ls, (uint64_t)n, "sim:step");
     lua_pushinteger(L, (lua_Integer)mw_now(ls->s));
     lua_pushboolean(L, rc == 1);

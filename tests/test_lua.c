@@ -432,6 +432,28 @@ static void test_bundle(void **state)
     assert_non_null(strstr(out, "ok  bundle errors and reset"));
 }
 
+/* The experiment library's options for paper experiments: means, classes, windows, the cap, per-workload params. */
+static void test_xlib(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mw_xlib_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'" MW_BINARY "' tests/lua/xlib.lua %s", dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  means: hmean{1,2,4} = 12/7, geomean = 2"));
+    assert_non_null(strstr(out, "ok  class means: GMEAN 3.175, GMEAN-div 2, GMEAN-reg 8, HMEAN 24/11, HMEAN-div 1.6"));
+    assert_non_null(strstr(out, "ok  warmup 2000 + window 3000: "));
+    assert_non_null(strstr(out, "ok  kernel = 2 of rodinia.bfs: "));
+    assert_non_null(strstr(out, "ok  max_cycles = 1000: capped in the row, the table (*) and the CSV"));
+    assert_non_null(strstr(out, "ok  per-workload params: "));
+    assert_non_null(strstr(out, "ok  run keys: "));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,7 +463,7 @@ int main(void)
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
         cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions), cmocka_unit_test(test_victim),
-        cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_bundle),
+        cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_bundle), cmocka_unit_test(test_xlib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

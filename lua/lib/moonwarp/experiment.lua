@@ -1,6 +1,7 @@
--- moonwarp.experiment: run a matrix of workloads x policies x config overrides, normalize a metric (IPC by
--- default) to a baseline policy, geometric means, an aligned table, CSV, and the paper-style bar chart
--- (normalized IPC per benchmark per policy) drawn by gnuplot as SVG or PNG.
+-- moonwarp.experiment: run a matrix of workloads x policies x config overrides (measurement windows, a cycle cap,
+-- per-workload policy parameters), normalize a metric (IPC by default) to a baseline policy, geometric or harmonic
+-- means (overall and per class), an aligned table, CSV, and the paper-style bar chart (normalized IPC per benchmark
+-- per policy) drawn by gnuplot as SVG or PNG.
 --
 --   local X = require "moonwarp.experiment"
 --   local r = X.run{
@@ -104,27 +105,142 @@ end
 
 -- The run key (64 hex digits, docs/sweeps.md): opts as for mw.sim, policy as in X.run's policies list (its name
 -- is a label and does not count).
-function X.run_key(opts, policy)
+function X.run_key(opts, policy, measure)
   local pol = {}
   for point, spec in pairs(policy or {}) do
-    if point ~= "name" then pol[point] = spec end
+    if point ~= "name" and point ~= "params" then pol[point] = spec end
   end
   local extra = { policies = pol }
+  if measure and next(measure) then extra.measure = measure end -- absent: the keys of whole runs stay as they were
   if type(opts.workload) == "table" then extra.workload = opts.workload end
   return S.key(opts, table.concat(canon(extra, {}, {}), " "))
 end
 
--- One run in this process: stats, completed (false: stopped at max_cycles), wall seconds.
+-- Stats over a measurement window: `after` minus `before` (two sim:stats() snapshots) for every counter, the ratios
+-- (IPC, miss rates, mean latencies) computed again from the window's counters, and maxima (names with "max") as at
+-- the end, since a maximum cannot be taken apart.
+local RATIOS = {
+  ["gpu.ipc"] = { "gpu.thread_insts", "gpu.cycles" }, ["gpu.warp_ipc"] = { "gpu.warp_insts", "gpu.cycles" },
+  ["l1d.miss_rate"] = { "l1d.misses", "l1d.accesses" }, ["l2.miss_rate"] = { "l2.misses", "l2.accesses" },
+  ["l1d.gpgpusim_miss_rate"] = { "l1d.gpgpusim_misses", "l1d.gpgpusim_accesses" },
+  ["l2.gpgpusim_miss_rate"] = { "l2.gpgpusim_misses", "l2.gpgpusim_accesses" },
+  ["l1i.miss_rate"] = { "l1i.misses", "l1i.accesses" },
+  ["dram.avg_read_latency"] = { "dram.read_latency_sum", "dram.reads_done" },
+  ["mem.avg_load_latency"] = { "sm.load_latency_sum", "sm.load_latency_count" },
+}
+function X.window_stats(before, after)
+  local w = {}
+  for k, v in pairs(after) do
+    if k:find("max", 1, true) then w[k] = v else w[k] = v - (before[k] or 0) end
+  end
+  local function ratio(a, b) return b > 0 and a / b or 0.0 end
+  for k, nd in pairs(RATIOS) do
+    if after[k] ~= nil then w[k] = ratio(w[nd[1]] or 0, w[nd[2]] or 0) end
+  end
+  if after["dram.row_hit_rate"] ~= nil then
+    local h = w["dram.row_hits"] or 0
+    w["dram.row_hit_rate"] = ratio(h, h + (w["dram.row_misses"] or 0) + (w["dram.row_conflicts"] or 0))
+  end
+  return w
+end
+
+-- One run in this process: stats, completed (false: stopped at max_cycles), wall seconds, CPU seconds.
+-- measure = {warmup = N, window = M} or {kernel = K} (or empty: the whole run).
 local function run_cell(c)
-  local t0 = clock()
+  local t0, c0 = clock(), os.clock()
   local sim = mw.sim(c.opts)
   for point, pol in pairs(c.policy) do
-    if point ~= "name" and point ~= "set" then sim:policy(point, pol) end
+    if point ~= "name" and point ~= "set" and point ~= "params" then sim:policy(point, pol) end
   end
-  local done = sim:run()
-  local st = sim:stats()
+  local m = c.measure or {}
+  local done, why, before, st
+  if m.kernel then
+    done, why = sim:run { until_kernel = m.kernel }
+    if done then
+      local n = sim:stats()["gpu.kernels"]
+      sim:close()
+      error(string.format("kernel = %d: the workload launched %d kernels", m.kernel, n), 0)
+    end
+    if why == "kernel" then
+      before = sim:stats()
+      done, why = sim:run { until_kernel = m.kernel + 1 }
+    end
+  elseif m.warmup or m.window then
+    if (m.warmup or 0) > 0 then done, why = sim:run { cycles = m.warmup } end
+    if why ~= "max_cycles" then -- a workload that ended in the warm-up leaves an empty window
+      before = sim:stats()
+      if not done then done, why = sim:run { cycles = m.window or 0 } end
+    end
+  else
+    done, why = sim:run()
+  end
+  st = sim:stats()
+  if before then st = X.window_stats(before, st) end
   sim:close()
-  return st, done, clock() - t0
+  -- complete: the workload ended, or the window (warm-up + window, the kernel) was measured in full
+  local complete = done or why == "cycles" or why == "kernel"
+  return st, complete, clock() - t0, os.clock() - c0
+end
+
+-- The measurement of a workload's runs: its own warmup/window/kernel fields, else the sweep's.
+local function measure_of(spec, w)
+  local src = (w.warmup or w.window or w.kernel) and w or spec
+  local m = { warmup = src.warmup, window = src.window, kernel = src.kernel }
+  for _, k in ipairs { "warmup", "window", "kernel" } do
+    local v = m[k]
+    assert(v == nil or (math.type(v) == "integer" and v >= (k == "kernel" and 1 or 0)),
+           string.format("experiment.run: %s must be an integer >= %d", k, k == "kernel" and 1 or 0))
+  end
+  assert(not (m.kernel and (m.warmup or m.window)), "experiment.run: kernel = K excludes warmup and window")
+  return m
+end
+
+-- Add parameters to a point's policy spec, whatever its form (docs/lua.md, Parameters).
+local function with_params(spec, params)
+  local t = {}
+  if type(spec) == "string" then
+    if spec:match("%.lua$") then t = { impl = "lua", script = spec } else t = { impl = spec } end
+  elseif type(spec) == "table" then
+    for k, v in pairs(spec) do t[k] = v end
+  else
+    error("experiment.run: per-workload params need a policy given by name, script or table")
+  end
+  if t.impl then
+    for k, v in pairs(params) do t[k] = v end
+  else -- a table of hooks: its params field
+    local p = {}
+    for k, v in pairs(t.params or {}) do p[k] = v end
+    for k, v in pairs(params) do p[k] = v end
+    t.params = p
+  end
+  return t
+end
+
+-- A policies entry as run on workload w: its `params` field, a table from workload (label or name, else
+-- `default`) to parameters, resolved. The parameters go to every point of the entry; a key naming one of the
+-- entry's points with a table value gives that point's own parameters.
+function X.policy_for(p, w)
+  if p.params == nil then return p end
+  assert(type(p.params) == "table", "experiment.run: a policy's params must be a table")
+  local params = p.params[w.label] or p.params[w.name] or p.params.default
+  local out = {}
+  for k, v in pairs(p) do
+    if k ~= "params" then out[k] = v end
+  end
+  if not params then return out end
+  local common, per = {}, {}
+  for k, v in pairs(params) do
+    if p[k] ~= nil and k ~= "name" and type(v) == "table" then per[k] = v else common[k] = v end
+  end
+  for point, spec in pairs(out) do
+    if point ~= "name" and point ~= "set" then
+      local pp = {}
+      for k, v in pairs(common) do pp[k] = v end
+      for k, v in pairs(per[point] or {}) do pp[k] = v end
+      if next(pp) then out[point] = with_params(spec, pp) end
+    end
+  end
+  return out
 end
 
 -- The cells of the matrix in order (configs, then workloads, then policies), each with its mw.sim options.
@@ -136,7 +252,7 @@ local function cells(spec, workloads, policies, configs)
     for _, w in ipairs(workloads) do
       for _, p in ipairs(policies) do
         local opts = { workload = w.name, trace = w.trace, size = w.size or spec.size, seed = spec.seed,
-                       max_cycles = spec.max_cycles }
+                       max_cycles = w.max_cycles or spec.max_cycles }
         if base_cfg_file and not next(merge(nil, c)) then opts.config = base_cfg_file
         elseif base_cfg_file then
           -- a file plus overrides: the overrides go through `set`, validated like --set
@@ -159,7 +275,8 @@ local function cells(spec, workloads, policies, configs)
           opts.set = opts.set or {}
           for _, a in ipairs(p.set) do opts.set[#opts.set + 1] = a end
         end
-        list[#list + 1] = { opts = opts, policy = p, w = w, cname = c.name or "" }
+        list[#list + 1] = { opts = opts, policy = X.policy_for(p, w), w = w, cname = c.name or "",
+                            measure = measure_of(spec, w) }
       end
     end
   end
@@ -185,7 +302,9 @@ function X.run(spec)
   local configs = spec.configs or { { name = "" } }
   local metric = spec.metric or "gpu.ipc"
   local res = { rows = {}, workloads = {}, policies = {}, configs = {}, metric = metric,
-                baseline = spec.baseline or policies[1].name, failures = {} }
+                baseline = spec.baseline or policies[1].name, failures = {}, mean = spec.mean or "geometric",
+                classes = spec.classes }
+  assert(res.mean == "geometric" or res.mean == "harmonic", "experiment.run: mean must be \"geometric\" or \"harmonic\"")
   for _, w in ipairs(workloads) do res.workloads[#res.workloads + 1] = w.label end
   for _, p in ipairs(policies) do res.policies[#res.policies + 1] = assert(p.name, "each policy needs a name") end
   for _, c in ipairs(configs) do res.configs[#res.configs + 1] = c.name or "" end
@@ -201,7 +320,8 @@ function X.run(spec)
     local c = list[i]
     local row = { workload = c.w.label, policy = c.policy.name, config = c.cname, stats = st or {},
                   value = st and st[metric], cycles = st and st["gpu.cycles"], complete = complete, wall = wall,
-                  cpu = cpu, key = c.key, cached = cached, error = err,
+                  cpu = cpu, wall_s = wall, cpu_s = cpu, key = c.key, cached = cached, error = err,
+                  capped = not err and not complete,
                   status = err and "failed" or (complete and "complete" or "capped") }
     res.rows[i] = row
     done = done + 1
@@ -230,7 +350,7 @@ function X.run(spec)
 
   for i, c in ipairs(list) do
     if db then
-      c.key = X.run_key(c.opts, c.policy)
+      c.key = X.run_key(c.opts, c.policy, c.measure)
       local st, rec = db:get(c.key)
       if st then finish(i, st, rec.status == "complete", rec.wall_s, rec.cpu_s, true)
       else queue[#queue + 1] = i end
@@ -262,8 +382,8 @@ function X.run(spec)
       if take(i) then
         local c = list[i]
         if jobs == 0 then
-          local st, complete, wall = run_cell(c) -- an error stops the sweep; its claim dies with this process
-          finish(i, st, complete, wall, nil, false)
+          local st, complete, wall, cpu = run_cell(c) -- an error stops the sweep; its claim dies with this process
+          finish(i, st, complete, wall, cpu, false)
         else
           running[#running + 1] = S.spawn(function()
             local st, complete, wall = run_cell(c)
@@ -338,6 +458,46 @@ function X.geomean(list)
   return n > 0 and math.exp(s / n) or nil
 end
 
+-- The harmonic mean n / sum(1/v) of the positive values (as geomean, others are left out); nil if none.
+function X.hmean(list)
+  local s, n = 0, 0
+  for _, v in ipairs(list) do
+    if v and v > 0 then s, n = s + 1 / v, n + 1 end
+  end
+  return n > 0 and n / s or nil
+end
+
+-- The mean of a list by kind: "geometric" (default) or "harmonic".
+function X.mean(list, kind)
+  if kind == nil or kind == "geometric" then return X.geomean(list) end
+  if kind == "harmonic" then return X.hmean(list) end
+  error("mean must be \"geometric\" or \"harmonic\", not " .. tostring(kind))
+end
+
+-- The classes of a result as an ordered list { {name, members = {label = true}} }: classes given as
+-- {name = {labels...}} are taken in name order, or as a list { {name = ..., "label", ...}, ... } in its order.
+local function class_list(classes)
+  local list = {}
+  if not classes then return list end
+  if classes[1] then
+    for _, c in ipairs(classes) do
+      local m = {}
+      for _, l in ipairs(c) do m[l] = true end
+      list[#list + 1] = { name = assert(c.name, "classes: each entry needs a name"), members = m }
+    end
+  else
+    local names = {}
+    for n in pairs(classes) do names[#names + 1] = n end
+    table.sort(names)
+    for _, n in ipairs(names) do
+      local m = {}
+      for _, l in ipairs(classes[n]) do m[l] = true end
+      list[#list + 1] = { name = n, members = m }
+    end
+  end
+  return list
+end
+
 -- Column labels: the policy, or policy@config when there are several configs.
 local function columns(res)
   local cols = {}
@@ -356,40 +516,63 @@ local function cell(res, w, col)
 end
 
 -- The matrix as rows of numbers: { {label, v1, v2, ...}, ..., {"GMEAN", ...} }, field "norm" or "value".
-function X.matrix(res, field)
+-- opts (or the result's own fields from X.run): mean = "geometric" (rows GMEAN) | "harmonic" (HMEAN); classes =
+-- {name = {workload labels}}: a mean row per class after the overall one (GMEAN-name). The third result marks
+-- capped runs: capped[row][column] = true (a mean row is marked when any run it averages is).
+function X.matrix(res, field, opts)
   field = field or "norm"
-  local cols, m = columns(res), {}
+  opts = opts or {}
+  local kind = opts.mean or res.mean or "geometric"
+  local tag = kind == "harmonic" and "HMEAN" or (kind == "geometric" and "GMEAN")
+  assert(tag, "mean must be \"geometric\" or \"harmonic\", not " .. tostring(kind))
+  local cols, m, capped = columns(res), {}, {}
   for _, w in ipairs(res.workloads) do
-    local row = { w }
+    local row, cap = { w }, {}
     for i, col in ipairs(cols) do
       local r = cell(res, w, col)
       row[i + 1] = r and r[field] or false
+      cap[i + 1] = r and r.capped and r[field] and true or nil
     end
     m[#m + 1] = row
+    capped[#capped + 1] = cap
   end
-  local g = { "GMEAN" }
-  for i = 1, #cols do
-    local vals = {}
-    for _, row in ipairs(m) do
-      if row[i + 1] then vals[#vals + 1] = row[i + 1] end
+  local nbench = #m
+  local groups = { { label = tag } }
+  for _, c in ipairs(class_list(opts.classes or res.classes)) do
+    groups[#groups + 1] = { label = tag .. "-" .. c.name, members = c.members }
+  end
+  for _, g in ipairs(groups) do
+    local row, cap = { g.label }, {}
+    for i = 1, #cols do
+      local vals = {}
+      for b = 1, nbench do
+        if m[b][i + 1] and (not g.members or g.members[m[b][1]]) then
+          vals[#vals + 1] = m[b][i + 1]
+          if capped[b][i + 1] then cap[i + 1] = true end
+        end
+      end
+      row[i + 1] = X.mean(vals, kind) or false
     end
-    g[i + 1] = X.geomean(vals) or false
+    m[#m + 1] = row
+    capped[#capped + 1] = cap
   end
-  m[#m + 1] = g
-  return m, cols
+  return m, cols, capped, nbench
 end
 
 -- An aligned text table: benchmarks down, policies across, normalized metric and a GMEAN row.
 function X.table(res, opts)
   opts = opts or {}
   local field = opts.field or "norm"
-  local m, cols = X.matrix(res, field)
+  local m, cols, capped, nbench = X.matrix(res, field, opts)
   local head = { "benchmark" }
   for _, c in ipairs(cols) do head[#head + 1] = c.label end
-  local cells = { head }
-  for _, row in ipairs(m) do
+  local cells, any_capped = { head }, false
+  for n, row in ipairs(m) do
     local r = { row[1] }
-    for i = 2, #row do r[i] = row[i] and string.format(opts.format or "%.3f", row[i]) or "-" end
+    for i = 2, #row do
+      r[i] = row[i] and string.format(opts.format or "%.3f", row[i]) or "-"
+      if capped[n][i] then r[i], any_capped = r[i] .. "*", true end
+    end
     cells[#cells + 1] = r
   end
   local width = {}
@@ -406,12 +589,13 @@ function X.table(res, opts)
       parts[i] = i == 1 and s .. string.rep(" ", width[i] - #s) or string.rep(" ", width[i] - #s) .. s
     end
     lines[#lines + 1] = table.concat(parts, "  ")
-    if n == 1 or n == #cells - 1 then
+    if n == 1 or n == nbench + 1 then
       local total = 0
       for i = 1, #width do total = total + width[i] end
       lines[#lines + 1] = string.rep("-", total + 2 * (#width - 1))
     end
   end
+  if any_capped then lines[#lines + 1] = "* stopped at max_cycles (capped): the run or its window is incomplete" end
   return table.concat(lines, "\n")
 end
 
@@ -435,16 +619,19 @@ local function csv_field(v)
   return s
 end
 
--- One line per run: workload, config, policy, metric value, normalized value, cycles, and any extra stats.
+-- One line per run: workload, config, policy, metric value, normalized value, cycles, complete (1/0), capped (1:
+-- stopped at max_cycles), the run's CPU and wall seconds, and any extra stats.
 function X.write_csv(res, path, extra)
   mkdir_for(path)
   local tmp = temp_for(path)
   local f = assert(io.open(tmp, "w"))
-  local head = { "workload", "config", "policy", res.metric, "normalized", "gpu.cycles", "complete" }
+  local head = { "workload", "config", "policy", res.metric, "normalized", "gpu.cycles", "complete", "capped", "cpu_s",
+                 "wall_s" }
   for _, k in ipairs(extra or {}) do head[#head + 1] = k end
   f:write(table.concat(head, ","), "\n")
   for _, r in ipairs(res.rows) do
-    local v = { r.workload, r.config, r.policy, r.value, r.norm, r.cycles, r.complete and 1 or 0 }
+    local v = { r.workload, r.config, r.policy, r.value, r.norm, r.cycles, r.complete and 1 or 0, r.capped and 1 or 0,
+                r.cpu_s and string.format("%.3f", r.cpu_s), r.wall_s and string.format("%.3f", r.wall_s) }
     for _, k in ipairs(extra or {}) do v[#v + 1] = r.stats[k] end
     for i = 1, #head do v[i] = csv_field(v[i]) end
     f:write(table.concat(v, ",", 1, #head), "\n")
@@ -463,7 +650,7 @@ end
 -- Returns the path, or nil and a message (gnuplot missing or failing); the data file is written either way.
 function X.plot(res, path, opts)
   opts = opts or {}
-  local m, cols = X.matrix(res, opts.field or "norm")
+  local m, cols = X.matrix(res, opts.field or "norm", opts)
   mkdir_for(path)
   local data = path:gsub("%.%w+$", "") .. ".dat"
   local f = assert(io.open(temp_for(data), "w"))
