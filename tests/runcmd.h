@@ -4,7 +4,23 @@
 #define MW_TEST_RUNCMD_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+/* A fresh folder /tmp/<name>_XXXXXX in dir (n bytes); 0 on success (cmocka setup style). */
+static inline int rc_tmpdir(char *dir, size_t n, const char *name)
+{
+    snprintf(dir, n, "/tmp/%s_XXXXXX", name);
+    return mkdtemp(dir) ? 0 : -1;
+}
+/* Remove the folder and everything in it; 0 on success. */
+static inline int rc_rmtree(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
 
 /* Returns the command's exit status and fills out (stdout + stderr, NUL-terminated, truncated to n). */
 static inline int run_cmd(const char *cmd, char *out, size_t n)

@@ -23,16 +23,13 @@ static char dir[256];
 static int setup(void **st)
 {
     (void)st;
-    snprintf(dir, sizeof dir, "/tmp/mw_store_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return rc_tmpdir(dir, sizeof dir, "mw_store");
 }
 
 static int teardown(void **st)
 {
     (void)st;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return rc_rmtree(dir);
 }
 
 /* Rows in the store, -1 when it cannot be read yet (not created). */

@@ -19,16 +19,13 @@ static char dir[256];
 static int setup(void **st)
 {
     (void)st;
-    snprintf(dir, sizeof dir, "/tmp/mw_sweepcmd_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return rc_tmpdir(dir, sizeof dir, "mw_sweepcmd");
 }
 
 static int teardown(void **st)
 {
     (void)st;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return rc_rmtree(dir);
 }
 
 /* Every row of the store as "key status created stats" lines, sorted by key; returns the number of rows. */
