@@ -31,11 +31,7 @@ static int code_base(struct mw_sim *s, const char *name, uint64_t *base, struct 
     return 0;
 }
 
-uint64_t mw_code_addr(const struct mw_sim *s, uint64_t fe_pc)
-{
-    if (s->pcs_scaled) fe_pc = fe_pc / 16 * (uint64_t)s->cfg.sm.inst_bytes;
-    return s->kern.code_base + fe_pc;
-}
+uint64_t mw_code_addr(const struct mw_sim *s, uint64_t fe_pc) { return mw_code_addr_of(s, fe_pc); }
 
 uint64_t mw_code_offset(const struct mw_sim *s, uint64_t pc)
 {

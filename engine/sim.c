@@ -397,7 +397,8 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
                 bool jumped;
                 rc = try_jump(s, stop, &jumped, e);
                 if (rc) return rc;
-                s->jump_backoff = jumped ? 0 : (s->jump_backoff ? (s->jump_backoff < 32 ? 2 * s->jump_backoff : 32) : 1);
+                int next = 2 * s->jump_backoff;
+                s->jump_backoff = jumped ? 0 : next < 1 ? 1 : next > 32 ? 32 : next;
                 s->jump_skip = s->jump_backoff;
             }
         }

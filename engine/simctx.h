@@ -90,6 +90,14 @@ void mw_windows_due(struct mw_sim *s, uint64_t now);
 
 static inline uint64_t mw_core_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
 
+/* The code address of a front end's PC in the running kernel (sim.h's mw_code_addr): traces give real code
+ * offsets, built-in models and Lua generators one instruction per 16 B, scaled to sm.inst_bytes. */
+static inline uint64_t mw_code_addr_of(const struct mw_sim *s, uint64_t pc)
+{
+    if (s->pcs_scaled) pc = pc / 16 * (uint64_t)s->cfg.sm.inst_bytes;
+    return s->kern.code_base + pc;
+}
+
 /* ---- the event bus (events.c) ---- */
 void mw_emit(struct mw_sim *s, const struct mw_event *ev);
 static inline bool mw_wants(const struct mw_sim *s, int kind) { return (s->ev_mask >> kind) & 1u; }

@@ -12,7 +12,8 @@
 
 MW_STATS_DEFINE(sm, MW_SM_STATS)
 
-enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY, R_FETCH };
+enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY, R_FETCH,
+       R_COUNT };
 
 static uint64_t *pipes_alloc(int n)
 {
@@ -61,7 +62,7 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     sm->live_words = (sm->nwarps / ns + 1 + 63) / 64;
     sm->live = calloc((size_t)(ns * sm->live_words), sizeof *sm->live);
     sm->waiting = calloc((size_t)(ns * sm->live_words), sizeof *sm->waiting);
-    sm->n_out = calloc((size_t)ns * 16, sizeof *sm->n_out);
+    sm->n_out = calloc((size_t)ns * R_COUNT, sizeof *sm->n_out);
     sm->wheap = calloc((size_t)ns, sizeof *sm->wheap);
     if (!sm->live || !sm->waiting || !sm->n_out || !sm->wheap)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
@@ -149,15 +150,16 @@ static void heap_pop(struct mw_wait_heap *h)
     }
     if (h->n) h->v[i].t = t, h->v[i].w = w;
 }
-/* The scan found warp w unable to issue for reason r (registers, an empty buffer, a barrier): out of the scan
- * until an event changes it (wait_drop) or, for a result's register, its wake time passes (wait_expire). */
+/* The scan found warp w unable to issue for reason r (its registers, a barrier): out of the scan until an event
+ * changes it (wait_drop: its load came back, the barrier was released, it left the scan) or, for a result's
+ * register, its wake time passes (wait_expire). */
 static void wait_add(struct mw_sm *sm, int w, int r)
 {
     uint64_t bit, *word = wait_word(sm, w, &bit);
     int k = w % sm->nsched;
     *word |= bit;
     sm->warps[w].out = (uint8_t)r;
-    sm->n_out[k * 16 + r]++;
+    sm->n_out[k * R_COUNT + r]++;
     if (r == R_SB_ALU) heap_push(&sm->wheap[k], sm->warps[w].wake, w);
 }
 /* Something warp w's stall reason depends on changed: back into the scan (call before the change). */
@@ -167,7 +169,7 @@ static inline void wait_drop(struct mw_sm *sm, int w)
     if (!wp->out) return;
     uint64_t bit, *word = wait_word(sm, w, &bit);
     *word &= ~bit;
-    sm->n_out[(w % sm->nsched) * 16 + wp->out]--; /* a heap entry is dropped when met */
+    sm->n_out[(w % sm->nsched) * R_COUNT + wp->out]--; /* a heap entry is dropped when met */
     wp->out = 0;
 }
 /* Scheduler k at cycle now: the warps whose wake time has come rejoin the scan; stale heap entries go. */
@@ -282,14 +284,6 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
     return 0;
 }
 
-/* The code address of a front end's PC in the running kernel: traces give real code offsets, built-in models
- * and Lua generators one instruction per 16 B (scaled to sm.inst_bytes). */
-static inline uint64_t code_addr(const struct mw_sim *s, uint64_t pc)
-{
-    if (s->pcs_scaled) pc = pc / 16 * (uint64_t)s->cfg.sm.inst_bytes;
-    return s->kern.code_base + pc; /* mw_code_addr, inline on this path */
-}
-
 /* The warp's next instruction from the workload into the ring slot after the decoded ones (and the look-ahead):
  * 1 pulled, 0 the stream has ended, -1 the workload failed. */
 static int pull(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
@@ -307,7 +301,7 @@ static int pull(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
         return 0;
     }
     in->id = 0; /* given at issue; a front end may leave an older one in the slot */
-    in->pc = code_addr(s, in->pc);
+    in->pc = mw_code_addr_of(s, in->pc);
     if (in->op == MW_OP_EXIT) w->stream_done = 1;
     return 1;
 }
@@ -544,7 +538,6 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     }
     wp->ib_head = (uint8_t)((wp->ib_head + 1) & sm->ib_mask);
     wp->ib_n--;
-    wait_drop(sm, w);
     wp->wake = 0;
     if (op == MW_OP_BARRIER) {
         wp->state = MW_W_BARRIER;
@@ -651,7 +644,7 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
             if (stall_rank[r] > stall_rank[best]) best = r;
         }
         /* the warps out of the scan, as the scan would have seen them: their stall reasons and earliest wake */
-        const int *nout = &sm->n_out[k * 16];
+        const int *nout = &sm->n_out[k * R_COUNT];
         if (nout[R_SB_ALU]) {
             wait_expire(sm, k, now); /* (a valid heap top) */
             if (sm->wheap[k].n) sm->next_ready = mw_min_u64(sm->next_ready, sm->wheap[k].v[0].t);
@@ -692,7 +685,6 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
 static void decode(struct mw_sim *s, struct mw_sm *sm, int wi)
 {
     struct mw_warp *w = &sm->warps[wi];
-    wait_drop(sm, wi); /* its buffer fills */
     if (w->ib_look) {
         w->ib_look = 0;
         if (w->ib_n == 0) w->qv = 0;
@@ -725,7 +717,6 @@ static int fetch_warp(struct mw_sim *s, struct mw_sm *sm, int wi)
     if (r == MW_L1I_HIT) {
         sm->fb_warp = wi;
     } else if (r == MW_L1I_MISS) {
-        wait_drop(sm, wi); /* its stall reason becomes the fetch */
         wp->imiss = 1;
         sm->sched_dirty[wi % sm->nsched] = true; /* its stall reason is now the fetch */
     }
@@ -749,7 +740,6 @@ static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
     }
     int w = mw_l1i_pop_ready(c);
     if (w >= 0) {
-        wait_drop(sm, w);
         sm->warps[w].imiss = 0;
         sm->sched_dirty[w % sm->nsched] = true; /* its stall reason changes */
         sm->fb_warp = w;
