@@ -87,4 +87,10 @@ int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struc
 int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
+/* @group sdk */
+int mw_wl_sdk_vectoradd(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_scalarprod(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_blackscholes(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_reduction(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+
 #endif
