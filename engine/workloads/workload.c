@@ -66,6 +66,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"sdk.blackscholes", "cuda-sdk", "BlackScholes: BlackScholesGPU<<<480, 128>>> grid-stride over 4M options (one of the sample's 512 launches)", "tiny|small|default|paper", mw_wl_sdk_blackscholes},
     {"sdk.reduction", "cuda-sdk", "reduction: reduce6 (int, 256 threads, 64 CTAs) over 2^24 elements, then one reduce6<32> CTA on the partial sums", "tiny|small|default|paper", mw_wl_sdk_reduction},
     {"sdk.transpose", "cuda-sdk", "transpose 1024x1024: naive, coalesced (32-way bank conflicts), no-bank-conflict and diagonal kernels, 32x16 threads a 32x32 tile", "tiny|small|default|paper", mw_wl_sdk_transpose},
+    {"sdk.convsep", "cuda-sdk", "convolutionSeparable 3072x3072, 17 taps: convolutionRowsKernel (16x4) then convolutionColumnsKernel (16x8), once (the sample: 17 times)", "tiny|small|default|paper", mw_wl_sdk_convsep},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

@@ -93,5 +93,6 @@ int mw_wl_sdk_scalarprod(struct mw_workload *w, const char *size, uint64_t seed,
 int mw_wl_sdk_blackscholes(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_sdk_reduction(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_sdk_transpose(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_convsep(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
 #endif
