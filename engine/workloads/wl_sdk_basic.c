@@ -137,7 +137,7 @@ static const struct mw_kl_op sp_ops[] = {
 int mw_wl_sdk_scalarprod(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
     (void)seed;
-    static const int64_t vecs[4] = {32, 128, 256, 256}, elems[4] = {1024, 2048, 4096, 4096};
+    static const int64_t vecs[4] = {32, 256, 256, 256}, elems[4] = {1024, 1024, 4096, 4096};
     int sz = mw_kgen_size(size, e);
     if (sz < 0) return sz;
     struct sp *d = calloc(1, sizeof *d);
@@ -316,7 +316,7 @@ int mw_wl_sdk_reduction(struct mw_workload *w, const char *size, uint64_t seed, 
         int rc = add_launch(&p, name, (uint32_t)blocks, threads, 12, threads <= 32 ? 2 * threads * 4 : threads * 4,
                             &d[l].h, e);
         if (rc < 0) return fail(&p, d, rc);
-        s = (s + threads * 2 - 1) / (threads * 2);
+        s = l == 0 ? blocks : (s + threads * 2 - 1) / (threads * 2); /* s = numBlocks, then the host's update */
     }
     return mw_kgen_workload(w, "sdk.reduction", &p, e);
 }
