@@ -186,8 +186,9 @@ static void test_scalarprod(void **state)
 
 /* BlackScholes tiny: BlackScholesGPU<<<480, 128>>> over 100000 options, 61440 threads: threads 0 .. 38559 (1205
  * whole warps) price two options (opt = tid, tid + 61440), the others one. Per option three loads and two stores of
- * consecutive floats (one line a warp access) and 10 SFU operations: 1 / rsqrtf, its reciprocal, the reciprocal of
- * the S / X division, __logf, __fdividef, two per cumulative normal (__fdividef, __expf) and __expf(-R T). */
+ * consecutive floats (one line a warp access) and 10 SFU operations: sqrtf(T) (rsqrt and reciprocal), the
+ * reciprocals of the S / X and d1 divisions, __logf, two per cumulative normal (the reciprocal in K, __expf) and
+ * __expf(-R T). */
 static void test_blackscholes(void **state)
 {
     (void)state;

@@ -155,8 +155,12 @@ int mw_wl_sdk_scalarprod(struct mw_workload *w, const char *size, uint64_t seed,
 /* ------------------------------------------------------------------------------------------------------------
  * BlackScholes (BlackScholesGPU<<<480, 128>>> of the 4.x SDK): for opt = tid; opt < optN; opt += 61440 (the
  * grid's threads), load d_StockPrice[opt], d_OptionStrike[opt], d_OptionYears[opt], price the call and the put
- * (two cumulative normals: __fdividef, __expf, a degree-5 polynomial; S / X is a full-precision division) and
- * store d_CallResult[opt], d_PutResult[opt]. The sample: 4,000,000 options, 512 launches timed.
+ * (sqrtf(T); d1 = (__logf(S / X) + (R + 0.5 V^2) T) / (V sqrtT) with full-precision divisions; two cumulative
+ * normals, each 1 / (1 + 0.2316419 |d|), __expf and a degree-5 polynomial; __expf(-R T)) and store
+ * d_CallResult[opt], d_PutResult[opt]: 10 SFU operations an option (sqrt as rsqrt + reciprocal, a reciprocal per
+ * division, the log and three exponentials), the ALU work between them approximating the sm_20 compile (each
+ * full-precision division a reciprocal and a Newton step, no slow path). The sample: 4,000,000 options, 512
+ * launches timed.
  * ------------------------------------------------------------------------------------------------------------ */
 struct bs {
     struct mw_kl_hdr h;
@@ -172,7 +176,7 @@ MW_KL_ADDR(bs_t, struct bs, F4(P->T, BS_OPT))
 MW_KL_ADDR(bs_call, struct bs, F4(P->call, BS_OPT))
 MW_KL_ADDR(bs_put, struct bs, F4(P->put, BS_OPT))
 
-/* The cumulative normal of register d into register o (scratch r40..r44): K = __fdividef(1, 1 + 0.2316419 |d|),
+/* The cumulative normal of register d into register o (scratch r40..r44): K = 1 / (1 + 0.2316419 |d|),
  * RSQRT2PI * __expf(-0.5 d d) * K * polynomial(K), 1 - cnd if d > 0. */
 #define BS_CND(o, d)                                                                                            \
     KL_ALU(40, d, 0), KL_ALU(40, 40, 0), KL_SFU(41, 40), KL_ALU(42, d, d), KL_ALU(42, 42, 0), KL_SFU(42, 42),      \
@@ -186,12 +190,12 @@ static const struct mw_kl_op bs_ops[] = {
     KL_IF(bs_in, 15),
     KL_ALU(16, 2, 0), KL_ALU(17, 16, 0), KL_LDG(5, 17, bs_t, NULL), KL_ALU(18, 16, 0), KL_LDG(4, 18, bs_x, NULL),
     KL_ALU(19, 16, 0), KL_LDG(3, 19, bs_s, NULL),
-    /* sqrtT = __fdividef(1, rsqrtf(T)) */
+    /* sqrtT = sqrtf(T) */
     KL_SFU(6, 5), KL_SFU(6, 6), KL_ALU(6, 6, 0),
     /* S / X: reciprocal, Newton step, range check of the division */
     KL_SFU(20, 4), KL_ALU(21, 20, 4), KL_ALU(21, 21, 20), KL_ALU(7, 3, 21), KL_ALU(22, 7, 4), KL_ALU(7, 22, 21),
     KL_ALU(23, 4, 0), KL_ALU(23, 23, 0),
-    /* __logf, (R + 0.5 V V) T, V sqrtT, __fdividef, d2 */
+    /* __logf, (R + 0.5 V V) T, V sqrtT, the division, d2 */
     KL_SFU(8, 7), KL_ALU(8, 8, 0), KL_ALU(24, 5, 0), KL_ALU(8, 8, 24), KL_ALU(25, 6, 0), KL_SFU(26, 25),
     KL_ALU(9, 8, 26), KL_ALU(10, 9, 25),
     BS_CND(11, 9), BS_CND(12, 10),
