@@ -7,7 +7,7 @@
  * edge, the shared store always done), synchronizes, then for each of its 8 results reads 17 shared words and
  * stores one. Every loop of the source is #pragma unroll'ed, so the model has no loop branches: one static
  * instruction per unrolled step. The sample's image is 3072 x 3072 and it runs the pair 1 + 16 times; the model
- * runs the pair once (one pass is 23.6 M warp instructions at the default size). Registers per thread are
+ * runs the pair once (one pass is 23.3 M warp instructions at the default size). Registers per thread are
  * estimates of the sm_20 compile. */
 #include "kloop.h"
 #include "workloads.h"
