@@ -278,6 +278,12 @@ static void test_preset_linebacker(void **state)
     assert_int_equal(c->dram.tRRD, 6);
     assert_int_equal(c->dram.tRCD, 12);
     assert_int_equal(c->dram.tRAS, 28);
+    assert_int_equal(c->dram.tRP, 12);
+    assert_int_equal(c->dram.tRC, 40);
+    assert_int_equal(c->dram.tCL, 12);
+    assert_int_equal(c->dram.tWR, 12);
+    /* GPGPU-Sim 3.2.2 allocates (regs + 3) & ~3 registers per thread: 128 per warp */
+    assert_int_equal(c->sm.reg_alloc_unit, 128);
     /* 352.5 GB/s: channels x bus bytes x beats per clock x clock */
     double gbs = (double)c->l2.n_partitions * (double)c->dram.bus_bytes * (double)c->dram.data_rate *
                  c->clock.dram_mhz / 1000.0;
