@@ -264,9 +264,9 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
 {
     uint64_t now = mw_core_now(s);
     if (r->flags & MW_RQ_INJECTED) { /* a policy's own traffic: nobody waits for it */
-        if (r->kind == MW_REQ_READ && mw_wants(s, MW_EV_INJECT_DONE)) {
+        if (mw_wants(s, MW_EV_INJECT_DONE)) { /* read data back, or a write acknowledged (aux = 1) */
             struct mw_event ev = {.kind = MW_EV_INJECT_DONE, .sm = u->sm, .addr = r->addr, .value = r->inst,
-                                  .cycle = now};
+                                  .aux = r->kind == MW_REQ_WRITE, .cycle = now};
             mw_emit(s, &ev);
         }
         mw_req_free(&s->pool, r);

@@ -73,7 +73,8 @@ enum mw_event_kind {
     MW_EV_L1D_STORE,        /* sm, warp, pc, inst, addr (line), set, size, sectors; value = 1 if it invalidated an
                                L1D line (write-evict) */
     MW_EV_BARRIER,          /* sm, warp, cta; value = 1 the warp arrived at a barrier, 0 the barrier released it */
-    MW_EV_INJECT_DONE,      /* sm, addr, value = the tag given to mw_inject: injected read data is back */
+    MW_EV_INJECT_DONE,      /* sm, addr, value = the tag given to mw_inject: injected read data is back (aux = 0),
+                               or the L2 acknowledged an injected write (aux = 1) */
     MW_EV_COUNT
 };
 #define MW_EVB(k) (1u << (k))

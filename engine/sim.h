@@ -114,7 +114,8 @@ int mw_cta_deactivate(struct mw_sim *s, int sm, int cta);
 int mw_cta_reactivate(struct mw_sim *s, int sm, int cta);
 /* Memory traffic that competes like the SM's own requests (leaves through its miss queue port after demand
  * requests, crosses the network, L2 and DRAM): `bytes` from `addr` in whole lines, reads or writes. Read data
- * coming back raises MW_EV_INJECT_DONE (value = tag) once per line. Returns the number of requests made. */
+ * coming back raises MW_EV_INJECT_DONE (value = tag) once per line, and so does each write's acknowledgement
+ * (aux = 1). Returns the number of requests made. */
 int mw_inject(struct mw_sim *s, int sm, uint64_t addr, uint32_t bytes, bool write, uint32_t tag);
 /* Ask qualify() again for SM sm's warps at core cycle `at` (mw_now: at once). */
 void mw_sched_recheck(struct mw_sim *s, int sm, uint64_t at);

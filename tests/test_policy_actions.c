@@ -295,7 +295,7 @@ static void test_cta_reactivated_by_window_alone(void **st)
  * 0x20000100: three requests) and a write of 256 bytes at 0x30000000 (two lines). The warp meanwhile runs a chain
  * of six dependent L2 misses, long enough for the injected requests to come back. Compared with the same run
  * without injection: three more L2 reads, two more L2 writes, the same L1D accesses; inject_done arrives once per
- * read line with the tag, never for the writes. */
+ * read line with the tag and aux = 0, and once per write line when the L2 acknowledges it, with aux = 1. */
 struct inj_ctx {
     bool inject;
     int nr, nw;
@@ -340,14 +340,20 @@ static void test_inject(void **st)
     assert_int_equal(sr_stat(&la, "l1d.injected_reads"), 3);
     assert_int_equal(sr_stat(&la, "l1d.injected_writes"), 2);
     assert_int_equal(sr_stat(&lb, "l1d.injected_reads"), 0);
-    assert_int_equal(a.done.n, 3);
-    for (int i = 0; i < 3; i++) {
-        assert_int_equal(a.done.v[i].value, 77);
+    assert_int_equal(a.done.n, 5);
+    /* each read line exactly once (tag 77, aux 0), each write line exactly once (tag 78, aux 1) */
+    bool seen[3] = {false, false, false}, seen_w[2] = {false, false};
+    for (int i = 0; i < 5; i++) {
         assert_int_equal(a.done.v[i].sm, 0);
-    }
-    /* each read line exactly once */
-    bool seen[3] = {false, false, false};
-    for (int i = 0; i < 3; i++) {
+        if (a.done.v[i].aux) {
+            assert_int_equal(a.done.v[i].value, 78);
+            uint64_t k = (a.done.v[i].addr - 0x30000000) / 128;
+            assert_true(a.done.v[i].addr >= 0x30000000 && k < 2 && a.done.v[i].addr % 128 == 0);
+            assert_false(seen_w[k]);
+            seen_w[k] = true;
+            continue;
+        }
+        assert_int_equal(a.done.v[i].value, 77);
         uint64_t k = (a.done.v[i].addr - 0x20000000) / 128;
         assert_true(a.done.v[i].addr >= 0x20000000 && k < 3 && a.done.v[i].addr % 128 == 0);
         assert_false(seen[k]);

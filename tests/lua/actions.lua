@@ -33,20 +33,27 @@ assert(st["gpu.cycles"] > base["gpu.cycles"], "stopping a CTA costs time")
 print(string.format("ok  CTA %d of SM 0 stopped at cycle %d, resumed at %d: no issue between, %d after", slot,
   stopped_at, resumed_at, late))
 
--- inject: eight line reads and two line writes from SM 0 at the start; inject_done for each read, with its tag
-local done = {}
+-- inject: eight line reads and two line writes from SM 0 at the start; inject_done for each read, with its tag,
+-- and for each write's acknowledgement (aux = 1, tag 0)
+local done, acked = {}, 0
 st = T.run(opts, "l1d_bypass", {
   events = { "inject_done" },
   start = function(m)
     assert(m.inject(0, 0x70000000, 1024, false, 77) == 8 and m.inject(0, 0x71000000, 256, true) == 2)
   end,
-  on_event = function(m, kind, sm, warp, cta, pc, addr, set, way, value)
+  on_event = function(m, kind, sm, warp, cta, pc, addr, set, way, value, aux)
+    if aux == 1 then
+      assert(sm == 0 and value == 0 and addr >= 0x71000000 and addr < 0x71000100, "inject_done of a write")
+      acked = acked + 1
+      return
+    end
     assert(sm == 0 and value == 77, "inject_done: SM 0, tag 77")
     done[#done + 1] = addr
   end,
 })
 table.sort(done)
 assert(#done == 8 and done[1] == 0x70000000 and done[8] == 0x70000000 + 7 * 128, #done .. " inject_done events")
+assert(acked == 2, acked .. " write acknowledgements")
 assert(st["l1d.injected_reads"] == base["l1d.injected_reads"] + 8 and st["l1d.injected_writes"] == 2, "injected")
 print(string.format("ok  inject: l1d.injected_reads %d -> %d, %d inject_done", base["l1d.injected_reads"],
   st["l1d.injected_reads"], #done))
