@@ -105,11 +105,12 @@ enum { LB_MON_CONTINUE = 0, LB_MON_DONE, LB_MON_DISABLE };
  * high-locality in windows 1 and 2). `win` counts windows from the kernel's start (1 = the first). */
 static int lb_monitor_step(struct lb_lm *lm, int win, bool *seen, uint32_t *sel, const struct lb_params *p)
 {
-    uint32_t b = lb_lm_window(lm, p->hit_threshold);
+    uint32_t b = lb_lm_window(lm, p->hit_threshold), prev = 0;
+    for (int i = 0; i < LB_LM; i++) prev |= (uint32_t)(lm[i].valid >> 1 & 1u) << i;
     if (win <= 2 && b) *seen = true;
     if (win >= 2 && !*seen) return LB_MON_DISABLE;
     uint32_t s = lb_lm_selected(lm);
-    if (s && (!p->exact_match || s == b)) {
+    if (s && (!p->exact_match || prev == b)) { /* exact: this window's set is the previous window's */
         *sel = s;
         return LB_MON_DONE;
     }

@@ -1,0 +1,387 @@
+/* What Linebacker (policies/linebacker.c) decides, on hand-built cases whose answers are worked out in the comments:
+ * the hashed PC, Eq. 2's register numbers (Offset 512) and which VPs lie above the last used register, the Load
+ * Monitor's 2-bit valid shift and when monitoring ends or disables Linebacker, the IPC_Var dead band, the VTT's
+ * store invalidation and invalid-first insertion; then in runs: a store that invalidates a victim line, the LIFO
+ * backup pointer with the largest-id CTA throttled first, and a streaming kernel that disables Linebacker.
+ * The policy file is included so that its pure functions can be called; its registration symbol gets its own name. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "policy_iface.h"
+
+#define MW_POLICY_FILE_ID linebacker_under_test
+#include "linebacker.c"
+
+#define LB_CONFIG "experiments/configs/linebacker.yaml"
+
+static struct lb_params defaults(void)
+{
+    struct lb_params p;
+    struct mw_err e;
+    assert_int_equal(mw_policy_params_default(&linebacker.base, &p, &e), 0);
+    return p;
+}
+
+/* 0xF0000010 in 5-bit chunks from bit 0: 16, 0, 0, 0, 0, 24 (bits 25-29 of 0xF0000000 = 11000), 3 (bits 30-31):
+ * 16 ^ 24 ^ 3 = 11. 0x1F: 31. 0x20 = chunk 1 is 1: 1. 0x21: 1 ^ 1 = 0. */
+static void test_hashed_pc(void **st)
+{
+    (void)st;
+    assert_int_equal(lb_hpc(0xF0000010u), 11);
+    assert_int_equal(lb_hpc(0x1F), 31);
+    assert_int_equal(lb_hpc(0x20), 1);
+    assert_int_equal(lb_hpc(0x21), 0);
+    assert_int_equal(lb_hpc(0x100000021ull), 0); /* bits above 31 are not part of the hash */
+}
+
+/* Eq. 2 with Offset 512, 48 sets, 4 ways (a VP = 192 warp registers = 24 KB):
+ *   VP 0 set 0 way 0 = 512; VP 0 set 47 way 3 = 512 + 47 x 4 + 3 = 703; VP 1's first = 512 + 192 = 704;
+ *   VP 7's last = 512 + 7 x 192 + 47 x 4 + 3 = 2047, the last warp register of a 256 KB file.
+ * VPs above LRN in a file of 2048 warp registers: LRN -1 or 511: all eight (0xFF); LRN 512 (RN 512 in use): VP 0
+ * is not wholly above it, 0xFE; LRN 703: still 0xFE; LRN 704: 0xFC; three CTAs of 256 warp registers (LRN 767):
+ * VP 2 (first 896) and up, 0xFC; LRN 2047: none. A 128 KB file (1024 warp registers): VP 0 (512-703) and VP 1
+ * (704-895) fit, VP 2 would end at 1087: 0x3. */
+static void test_eq2_register_ranges(void **st)
+{
+    (void)st;
+    assert_int_equal(lb_rn(512, 0, 48, 4, 0, 0), 512);
+    assert_int_equal(lb_rn(512, 0, 48, 4, 47, 3), 703);
+    assert_int_equal(lb_rn(512, 1, 48, 4, 0, 0), 704);
+    assert_int_equal(lb_rn(512, 7, 48, 4, 47, 3), 2047);
+    assert_int_equal(lb_rn(511, 0, 48, 4, 0, 0), 511); /* the paper's printed Offset [A1] */
+    assert_int_equal(lb_vps_above(-1, 512, 48, 4, 8, 2048), 0xFF);
+    assert_int_equal(lb_vps_above(511, 512, 48, 4, 8, 2048), 0xFF);
+    assert_int_equal(lb_vps_above(512, 512, 48, 4, 8, 2048), 0xFE);
+    assert_int_equal(lb_vps_above(703, 512, 48, 4, 8, 2048), 0xFE);
+    assert_int_equal(lb_vps_above(704, 512, 48, 4, 8, 2048), 0xFC);
+    assert_int_equal(lb_vps_above(3 * 256 - 1, 512, 48, 4, 8, 2048), 0xFC);
+    assert_int_equal(lb_vps_above(2047, 512, 48, 4, 8, 2048), 0);
+    assert_int_equal(lb_vps_above(-1, 512, 48, 4, 8, 1024), 0x3);
+}
+
+/* The Load Monitor's windows. Threshold 20 %, strictly above:
+ *   window 1: entry 3 has 3 hits / 10 (30 %) -> valid 01; entry 5 2 / 10 (exactly 20 %) -> 00; entry 7 unused -> 00.
+ *   window 2: entry 3 1 / 10 -> 10 (bit 0 moved up, new 0): not selected; entry 5 5 / 10 -> 01.
+ *   window 3: entry 5 5 / 10 -> 11: selected {5}; entry 3 nothing -> 00.
+ * Counts restart at each window; the PC stays. */
+static void test_lm_valid_shift(void **st)
+{
+    (void)st;
+    struct lb_lm lm[LB_LM];
+    memset(lm, 0, sizeof lm);
+    lm[3] = (struct lb_lm){.pc = 0x1234, .hit = 3, .miss = 7, .used = true};
+    lm[5] = (struct lb_lm){.pc = 0x5678, .hit = 2, .miss = 8, .used = true};
+    assert_int_equal(lb_lm_window(lm, 0.2), 1u << 3);
+    assert_int_equal(lm[3].valid, 1);
+    assert_int_equal(lm[5].valid, 0);
+    assert_int_equal(lm[7].valid, 0);
+    assert_int_equal(lm[3].hit + lm[3].miss, 0);
+    assert_int_equal(lm[3].pc, 0x1234);
+    assert_int_equal(lb_lm_selected(lm), 0);
+    lm[3].hit = 1, lm[3].miss = 9;
+    lm[5].hit = 5, lm[5].miss = 5;
+    assert_int_equal(lb_lm_window(lm, 0.2), 1u << 5);
+    assert_int_equal(lm[3].valid, 2);
+    assert_int_equal(lm[5].valid, 1);
+    assert_int_equal(lb_lm_selected(lm), 0);
+    lm[5].hit = 5, lm[5].miss = 5;
+    assert_int_equal(lb_lm_window(lm, 0.2), 1u << 5);
+    assert_int_equal(lm[3].valid, 0);
+    assert_int_equal(lm[5].valid, 3);
+    assert_int_equal(lb_lm_selected(lm), 1u << 5);
+    assert_int_equal(lm[5].pc, 0x5678);
+}
+
+/* Monitoring ends, goes on, or disables Linebacker:
+ *   (a) no load above 20 % in windows 1 and 2: disabled at window 2.
+ *   (b) nothing in window 1, entry 4 in windows 2 and 3: continue, continue, done at window 3 with {4}.
+ *   (c) entry 4 in window 1, nothing in window 2 (not disabled: a load was high in window 1), nothing in window 3:
+ *       disabled (a window past the second without a high-locality load).
+ *   (d) [A2] entries 1 and 2 in window 1, only 1 in window 2: the 2-bit rule selects {1}; with exact_match the
+ *       sets differ ({1,2} vs {1}) and monitoring goes on; window 3 {1} again: sets match, done with {1}. */
+static void lm_feed(struct lb_lm *lm, uint32_t high)
+{
+    for (int i = 0; i < LB_LM; i++) {
+        lm[i].hit = high >> i & 1u ? 5 : 0;
+        lm[i].miss = 5;
+    }
+}
+static void test_monitor_ends_or_disables(void **st)
+{
+    (void)st;
+    struct lb_params p = defaults();
+    struct lb_lm lm[LB_LM];
+    bool seen;
+    uint32_t sel;
+    /* (a) */
+    memset(lm, 0, sizeof lm), seen = false, sel = 0;
+    lm_feed(lm, 0);
+    assert_int_equal(lb_monitor_step(lm, 1, &seen, &sel, &p), LB_MON_CONTINUE);
+    lm_feed(lm, 0);
+    assert_int_equal(lb_monitor_step(lm, 2, &seen, &sel, &p), LB_MON_DISABLE);
+    /* (b) */
+    memset(lm, 0, sizeof lm), seen = false, sel = 0;
+    lm_feed(lm, 0);
+    assert_int_equal(lb_monitor_step(lm, 1, &seen, &sel, &p), LB_MON_CONTINUE);
+    lm_feed(lm, 1u << 4);
+    assert_int_equal(lb_monitor_step(lm, 2, &seen, &sel, &p), LB_MON_CONTINUE);
+    lm_feed(lm, 1u << 4);
+    assert_int_equal(lb_monitor_step(lm, 3, &seen, &sel, &p), LB_MON_DONE);
+    assert_int_equal(sel, 1u << 4);
+    /* (c) */
+    memset(lm, 0, sizeof lm), seen = false, sel = 0;
+    lm_feed(lm, 1u << 4);
+    assert_int_equal(lb_monitor_step(lm, 1, &seen, &sel, &p), LB_MON_CONTINUE);
+    lm_feed(lm, 0);
+    assert_int_equal(lb_monitor_step(lm, 2, &seen, &sel, &p), LB_MON_CONTINUE);
+    lm_feed(lm, 0);
+    assert_int_equal(lb_monitor_step(lm, 3, &seen, &sel, &p), LB_MON_DISABLE);
+    /* (d) */
+    for (int exact = 0; exact < 2; exact++) {
+        p.exact_match = exact;
+        memset(lm, 0, sizeof lm), seen = false, sel = 0;
+        lm_feed(lm, 0x6);
+        assert_int_equal(lb_monitor_step(lm, 1, &seen, &sel, &p), LB_MON_CONTINUE);
+        lm_feed(lm, 0x2);
+        assert_int_equal(lb_monitor_step(lm, 2, &seen, &sel, &p), exact ? LB_MON_CONTINUE : LB_MON_DONE);
+        if (exact) {
+            lm_feed(lm, 0x2);
+            assert_int_equal(lb_monitor_step(lm, 3, &seen, &sel, &p), LB_MON_DONE);
+        }
+        assert_int_equal(sel, 0x2);
+    }
+}
+
+/* IPC_Var = (cur - prev) / prev against (-10 %, +10 %), strictly outside to act. Values exact in binary:
+ *   prev 2: cur 2.25 (+12.5 %) throttle (-1); 2.125 (+6.25 %) keep; 1.75 (-12.5 %) re-activate (+1); 1.875 keep.
+ *   prev 10: cur 11 (+10 % exactly, the same double as 0.1) keep; cur 9 (-10 %) keep.
+ *   prev 0 (an idle window): keep, whatever cur. [A3] a lower bound of 0 re-activates at -6.25 %. */
+static void test_ipc_dead_band(void **st)
+{
+    (void)st;
+    assert_int_equal(lb_ipc_decide(2, 2.25, 0.1, -0.1), -1);
+    assert_int_equal(lb_ipc_decide(2, 2.125, 0.1, -0.1), 0);
+    assert_int_equal(lb_ipc_decide(2, 1.75, 0.1, -0.1), 1);
+    assert_int_equal(lb_ipc_decide(2, 1.875, 0.1, -0.1), 0);
+    assert_int_equal(lb_ipc_decide(10, 11, 0.1, -0.1), 0);
+    assert_int_equal(lb_ipc_decide(10, 9, 0.1, -0.1), 0);
+    assert_int_equal(lb_ipc_decide(0, 5, 0.1, -0.1), 0);
+    assert_int_equal(lb_ipc_decide(2, 1.875, 0.1, 0), 1);
+}
+
+/* The VTT of one set, 8 ways in two VPs of 4. Tag mode (all ways): lines A..H fill ways 0..7 in order; a store to
+ * C invalidates it; the next line I takes C's way 2 rather than the least recently used A (way 0); J, with no
+ * invalid way left, takes way 0 (A, the oldest). Data mode with only VP 1 enabled (ways 4..7): K replaces the LRU
+ * of ways 4..7 (E, way 4), never a way of VP 0; a lookup finds J (way 0, VP 0) only when VP 0 is enabled, and with
+ * both enabled a line in VP 1 costs two probes, one in VP 0 one. */
+static void test_vtt_store_invalidation(void **st)
+{
+    (void)st;
+    struct lb_vent e[2 * 8];
+    struct lb_vtt v = {.sets = 2, .ways = 8, .vp_ways = 4, .e = e};
+    vtt_clear(&v);
+    const uint64_t L = 0x10000;
+    for (int k = 0; k < 8; k++) assert_int_equal(vtt_insert(&v, NULL, 1, L * (k + 1)), k);
+    assert_true(vtt_invalidate(&v, 1, L * 3));
+    assert_false(vtt_invalidate(&v, 1, L * 3));
+    assert_false(vtt_invalidate(&v, 0, L * 4)); /* another set */
+    assert_int_equal(vtt_find(&v, NULL, 1, L * 3, NULL), -1);
+    assert_int_equal(vtt_insert(&v, NULL, 1, L * 9), 2);
+    assert_int_equal(vtt_insert(&v, NULL, 1, L * 10), 0);
+    uint32_t vp1 = 0x2, both = 0x3;
+    assert_int_equal(vtt_insert(&v, &vp1, 1, L * 11), 4);
+    int probes = 0;
+    assert_int_equal(vtt_find(&v, &vp1, 1, L * 10, &probes), -1);
+    assert_int_equal(vtt_find(&v, &both, 1, L * 10, &probes), 0);
+    assert_int_equal(probes, 1);
+    assert_int_equal(vtt_find(&v, &both, 1, L * 11, &probes), 4);
+    assert_int_equal(probes, 2);
+    assert_int_equal(vtt_find(&v, &vp1, 1, L * 11, &probes), 4);
+    assert_int_equal(probes, 1);
+}
+
+/* ---- runs ---------------------------------------------------------------------------------------------------- */
+
+static struct mw_sim *lb_sim(struct mw_sim *s, const char *const *keys, const char *const *vals, int n)
+{
+    struct mw_err e;
+    if (mw_sim_set_policy(s, MW_PT_BUNDLE, &linebacker.base, keys, vals, n, &e)) fail_msg("linebacker: %s", e.msg);
+    return s;
+}
+
+/* One warp on one SM of gtx480.yaml (L1D 32 sets x 4 ways, LRU, 1024 warp registers; the CTA holds 16 warp
+ * registers, so VPs 0-3 of 128 registers each, RN 512-1023, are victim space), variant vc (every L1D victim is
+ * kept, no monitoring). Loads of five lines of set 0, each waited for: the fifth evicts A (the LRU) into the
+ * victim cache. Then a load of A: served from the registers (l1d.victim_hits = 1, five L1D misses). With a store
+ * to A before that load, the store invalidates the victim entry and the load goes to L2: no victim hit, six misses,
+ * and A's refill evicts B (the LRU) into the victim cache, a second insertion. */
+static const struct sr_inst vs_keep[] = {LW(2, SAME_SET(0)), LW(2, SAME_SET(1)), LW(2, SAME_SET(2)),
+                                         LW(2, SAME_SET(3)), LW(2, SAME_SET(4)), LW(2, SAME_SET(0))};
+static const struct sr_inst vs_store[] = {LW(2, SAME_SET(0)), LW(2, SAME_SET(1)), LW(2, SAME_SET(2)),
+                                          LW(2, SAME_SET(3)), LW(2, SAME_SET(4)), STG(SAME_SET(0)),
+                                          LW(2, SAME_SET(0))};
+static const struct sr_prog vs_keep_prog = {1, {vs_keep}, {NINST(vs_keep)}};
+static const struct sr_prog vs_store_prog = {1, {vs_store}, {NINST(vs_store)}};
+
+static void test_store_invalidates_victim_line(void **st)
+{
+    (void)st;
+    static const char *const k[] = {"variant"}, *const v[] = {"vc"};
+    struct mw_stat_list a, b;
+    struct mw_sim *s = lb_sim(prog_sim(&vs_keep_prog, (const char *const[]){PI_ONE_SM}, 1), k, v, 1);
+    run_stats(s, "victim kept", &a);
+    mw_sim_destroy(s);
+    s = lb_sim(prog_sim(&vs_store_prog, (const char *const[]){PI_ONE_SM}, 1), k, v, 1);
+    run_stats(s, "victim stored to", &b);
+    mw_sim_destroy(s);
+    assert_int_equal(sr_stat(&a, "policy.bundle.vc_inserts"), 1);
+    assert_int_equal(sr_stat(&a, "l1d.victim_hits"), 1);
+    assert_int_equal(sr_stat(&a, "policy.bundle.reg_hits"), 1);
+    assert_int_equal(sr_stat(&a, "l1d.misses"), 5);
+    assert_int_equal(sr_stat(&b, "policy.bundle.vc_inserts"), 2); /* A, then B evicted by A's refill */
+    assert_int_equal(sr_stat(&b, "policy.bundle.vc_store_invalidates"), 1);
+    assert_int_equal(sr_stat(&b, "l1d.victim_hits"), 0);
+    assert_int_equal(sr_stat(&b, "l1d.misses"), 6);
+    mw_stat_list_fini(&a), mw_stat_list_fini(&b);
+}
+
+/* SYRK tiny on one SM of linebacker.yaml: one kernel of 4 CTAs (256 threads, 16 registers each: 128 warp
+ * registers, R = 16 KB of backup per CTA), all resident from the start. With 8000-cycle windows (a backup of 128
+ * lines through the 6-entry buffer takes about 4,700 cycles here, so each ends within its window) and the upper bound
+ * at -10 (every IPC change throttles) and the lower at -10 (none re-activates), monitoring ends at window 2 and
+ * each window end throttles the largest-id active CTA until one is left (three throttles), the first being slot 3
+ * while slots 0-2 run. Backups go to BP0 (0xC0000000 for SM 0), BP0 + R, ...; each completing CTA restores the
+ * top of the stack, the last one backed up, from BP - R (LIFO). An observer logs every injected line as it
+ * completes; the log, replayed against a stack, must show exactly that, ending at BP0 with three of each. */
+struct lifo_ctx {
+    struct evlog ev;
+    uint32_t active[4096];
+};
+static void lifo_event(struct mw_policy_inst *pi, const struct mw_event *ev)
+{
+    struct lifo_ctx *c = pi->state;
+    if (ev->kind != MW_EV_INJECT_DONE) return;
+    uint32_t m = 0;
+    for (int k = 0; k < 32; k++) m |= (uint32_t)mw_cta_active(pi->sim, ev->sm, k) << k;
+    if (c->ev.n < 4096) c->active[c->ev.n] = m;
+    evlog_push(&c->ev, ev);
+}
+static const struct mw_l1d_bypass_ops lifo_obs = {
+    .base = {.point = MW_PT_L1D_BYPASS, .name = "lifo_obs", .desc = "logs injected lines",
+             .events = MW_EVB(MW_EV_INJECT_DONE), .on_event = lifo_event},
+};
+static struct mw_sim *lb_builtin(const char *wl, const char *size, const char *const *sets, int nsets)
+{
+    struct mw_config c;
+    struct mw_err e;
+    mw_config_defaults(&c);
+    if (mw_config_load_file(&c, LB_CONFIG, &e)) fail_msg("config: %s", e.msg);
+    for (int i = 0; i < nsets; i++)
+        if (mw_config_set(&c, sets[i], &e)) fail_msg("--set %s: %s", sets[i], e.msg);
+    struct mw_workload w;
+    if (mw_workload_open_builtin(&w, wl, size, 1, &e)) fail_msg("%s: %s", wl, e.msg);
+    return sr_sim(&c, &w);
+}
+static void test_lifo_backup_pointer(void **st)
+{
+    (void)st;
+    struct mw_sim *s = lb_builtin("polybench.syrk", "tiny", (const char *const[]){PI_ONE_SM}, 1);
+    static const char *const k[] = {"window", "ipc_upper", "ipc_lower"}, *const v[] = {"8000", "-10", "-10"};
+    lb_sim(s, k, v, 3);
+    struct lifo_ctx *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    install(s, MW_PT_L1D_BYPASS, &lifo_obs.base, c);
+    struct mw_stat_list l;
+    run_stats(s, "syrk tiny, throttle every window", &l);
+    const uint64_t bp0 = 0xC0000000ull, R = 128 * 128;
+    assert_int_equal(sr_stat(&l, "gpu.ctas"), 4);
+    assert_int_equal(sr_stat(&l, "policy.bundle.monitor_windows"), 2);
+    assert_int_equal(sr_stat(&l, "policy.bundle.throttles"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.reactivations"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.backup_bytes"), 3 * R);
+    assert_int_equal(sr_stat(&l, "policy.bundle.restore_bytes"), 3 * R);
+    assert_int_equal(c->ev.n, 6 * 128);
+    /* The buffer moves one CTA at a time, so the log is a sequence of 128-line blocks, each all writes or all reads
+     * inside one R-sized area. Replayed against a stack: a backup writes at BP and pushes (BP += R), a restore
+     * reads the area just below BP and pops (BP -= R). */
+    uint64_t bp = bp0;
+    int writes = 0, reads = 0;
+    for (int blk = 0; blk < c->ev.n / 128; blk++) {
+        const struct mw_event *first = &c->ev.v[blk * 128];
+        bool write = first->aux;
+        uint64_t base = write ? bp : bp - R;
+        uint8_t seen[128] = {0};
+        for (int i = blk * 128; i < (blk + 1) * 128; i++) {
+            const struct mw_event *ev = &c->ev.v[i];
+            assert_int_equal(ev->aux, write);
+            assert_int_equal(ev->value, LB_TAG | !write);
+            if (ev->addr < base || ev->addr >= base + R)
+                fail_msg("block %d (%s): line 0x%llx outside [0x%llx, 0x%llx)", blk, write ? "backup" : "restore",
+                         (unsigned long long)ev->addr, (unsigned long long)base, (unsigned long long)(base + R));
+            seen[(ev->addr - base) / 128]++;
+        }
+        for (int j = 0; j < 128; j++) assert_int_equal(seen[j], 1);
+        if (write) bp += R, writes++;
+        else bp -= R, reads++;
+    }
+    assert_int_equal(bp, bp0);
+    assert_int_equal(writes, 3);
+    assert_int_equal(reads, 3);
+    /* the first CTA throttled is the largest id (slot 3): slots 0-2 still active while its registers leave */
+    assert_int_equal(c->active[0], 0x7);
+    evlog_fini(&c->ev);
+    free(c);
+    mw_stat_list_fini(&l);
+    mw_sim_destroy(s);
+}
+
+/* micro.stream reads every line once: (almost) no load hits the L1D or the VTT, so no load exceeds 20 % in windows 1 and 2
+ * and every SM disables Linebacker at its second window: nothing selected, no victim kept, no throttling, and the
+ * run's timing is the baseline's. micro.reuse (a 4 KB array re-read, hit after its first pass) selects its load on
+ * the SMs that run it. */
+static void test_disabled_without_locality(void **st)
+{
+    (void)st;
+    static const char *const k[] = {"window"}, *const v[] = {"1000"};
+    struct mw_stat_list a, b;
+    struct mw_sim *s = lb_sim(lb_builtin("micro.stream", "small", NULL, 0), k, v, 1);
+    run_stats(s, "stream, linebacker", &a);
+    int nsms = mw_n_sms(s);
+    mw_sim_destroy(s);
+    s = lb_builtin("micro.stream", "small", NULL, 0);
+    run_stats(s, "stream, baseline", &b);
+    mw_sim_destroy(s);
+    assert_true(sr_stat(&a, "gpu.cycles") > 2000 * 2); /* the run spans the two windows */
+    assert_true(sr_stat(&a, "l1d.hits") * 1000 < sr_stat(&a, "l1d.accesses"));
+    assert_int_equal(sr_stat(&a, "policy.bundle.disabled"), nsms);
+    assert_int_equal(sr_stat(&a, "policy.bundle.selected_loads"), 0);
+    assert_int_equal(sr_stat(&a, "policy.bundle.vc_inserts"), 0);
+    assert_int_equal(sr_stat(&a, "policy.bundle.throttles"), 0);
+    assert_int_equal(sr_stat(&a, "gpu.cycles"), sr_stat(&b, "gpu.cycles"));
+    mw_stat_list_fini(&a), mw_stat_list_fini(&b);
+
+    s = lb_sim(lb_builtin("micro.reuse", "small", NULL, 0), k, v, 1);
+    run_stats(s, "reuse, linebacker", &a);
+    mw_sim_destroy(s);
+    assert_true(sr_stat(&a, "policy.bundle.selected_loads") > 0);
+    assert_true(sr_stat(&a, "policy.bundle.disabled") < nsms); /* SMs left without a CTA disable it too */
+    mw_stat_list_fini(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hashed_pc),
+        cmocka_unit_test(test_eq2_register_ranges),
+        cmocka_unit_test(test_lm_valid_shift),
+        cmocka_unit_test(test_monitor_ends_or_disables),
+        cmocka_unit_test(test_ipc_dead_band),
+        cmocka_unit_test(test_vtt_store_invalidation),
+        cmocka_unit_test(test_store_invalidates_victim_line),
+        cmocka_unit_test(test_lifo_backup_pointer),
+        cmocka_unit_test(test_disabled_without_locality),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
