@@ -2,8 +2,9 @@
  * the hashed PC, Eq. 2's register numbers (Offset 512) and which VPs lie above the last used register, the Load
  * Monitor's 2-bit valid shift and when monitoring ends or disables Linebacker, the IPC_Var dead band, the VTT's
  * store invalidation and invalid-first insertion; then in runs: a store that invalidates a victim line, the LIFO
- * backup pointer with the largest-id CTA throttled first, and a streaming kernel that disables Linebacker.
- * The policy file is included so that its pure functions can be called; its registration symbol gets its own name. */
+ * backup pointer with the largest-id CTA throttled first, and a streaming kernel that disables Linebacker. PCAL
+ * (policies/pcal.c): token assignment to the oldest running warps, its hill climbing, and tokens passed on at a
+ * warp's exit in a run. The policy files are included so that its pure functions can be called; its registration symbol gets its own name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,9 @@
 
 #define MW_POLICY_FILE_ID linebacker_under_test
 #include "linebacker.c"
+#undef MW_POLICY_FILE_ID
+#define MW_POLICY_FILE_ID pcal_under_test
+#include "pcal.c"
 
 #define LB_CONFIG "experiments/configs/linebacker.yaml"
 
@@ -370,6 +374,61 @@ static void test_disabled_without_locality(void **st)
     mw_stat_list_fini(&a);
 }
 
+/* PCAL's tokens go to the oldest running warps. Ages 30, 10, 20, 40 with warp 2 not running: two tokens -> warps 1
+ * (age 10) and 0 (30); five -> the three running warps; none -> nobody. Hill climbing by 4 from 16 upwards: IPC
+ * 2 -> 3 keeps climbing (20); 3 -> 2.5 turns round (16); the count stays within [0, 64]. */
+static void test_pcal_token_assignment(void **st)
+{
+    (void)st;
+    const uint64_t age[4] = {30, 10, 20, 40};
+    const bool running[4] = {true, true, false, true};
+    uint8_t has[4];
+    assert_int_equal(pcal_assign(age, running, 4, 2, has), 2);
+    assert_memory_equal(has, ((uint8_t[]){1, 1, 0, 0}), 4);
+    assert_int_equal(pcal_assign(age, running, 4, 5, has), 3);
+    assert_memory_equal(has, ((uint8_t[]){1, 1, 0, 1}), 4);
+    assert_int_equal(pcal_assign(age, running, 4, 0, has), 0);
+    assert_memory_equal(has, ((uint8_t[]){0, 0, 0, 0}), 4);
+    int dir = 1;
+    assert_int_equal(pcal_climb(16, &dir, 2, 3, 4, 64), 20);
+    assert_int_equal(pcal_climb(20, &dir, 3, 2.5, 4, 64), 16);
+    assert_int_equal(dir, -1);
+    assert_int_equal(pcal_climb(2, &dir, 3, 3, 4, 64), 0);
+    assert_int_equal(dir, 1);
+    assert_int_equal(pcal_climb(62, &dir, 3, 3, 4, 64), 64);
+    assert_int_equal(dir, -1);
+}
+
+/* Four warps on one SM (gtx480.yaml), static PCAL with two tokens. Warp 0 exits at once; warps 1-3 each run a chain
+ * of eight dependent ALU instructions (32 cycles, long after warp 0's exit) and then load their own line twice,
+ * waiting for each. Warp 0's token passes to warp 2, the oldest without one: warps 1 and 2 allocate (a miss, then a
+ * hit each) and warp 3 bypasses both loads (its line is never allocated): 2 misses, 2 hits, 2 bypasses. Without
+ * the release, warps 0 and 1 would keep the tokens and warp 2 would bypass too (4 bypasses, 1 hit). */
+#define CHAIN8 ALU(3, 0), ALU(4, 3), ALU(5, 4), ALU(6, 5), ALU(7, 6), ALU(8, 7), ALU(9, 8), ALU(10, 9)
+static const struct sr_inst pt_w0[] = {ALU(2, 0)};
+static const struct sr_inst pt_w1[] = {CHAIN8, LW(12, LINE(1, 0)), LW(12, LINE(1, 0))};
+static const struct sr_inst pt_w2[] = {CHAIN8, LW(12, LINE(2, 0)), LW(12, LINE(2, 0))};
+static const struct sr_inst pt_w3[] = {CHAIN8, LW(12, LINE(3, 0)), LW(12, LINE(3, 0))};
+static const struct sr_prog pt_prog = {4, {pt_w0, pt_w1, pt_w2, pt_w3}, {1, NINST(pt_w1), NINST(pt_w2), NINST(pt_w3)}};
+
+static void test_pcal_tokens_in_a_run(void **st)
+{
+    (void)st;
+    struct mw_sim *s = prog_sim(&pt_prog, (const char *const[]){PI_ONE_SM}, 1);
+    static const char *const k[] = {"tokens", "dynamic"}, *const v[] = {"2", "false"};
+    struct mw_err e;
+    if (mw_sim_set_policy(s, MW_PT_BUNDLE, &pcal.base, k, v, 2, &e)) fail_msg("pcal: %s", e.msg);
+    struct mw_stat_list l;
+    run_stats(s, "pcal, two tokens", &l);
+    assert_int_equal(sr_stat(&l, "l1d.misses"), 2);
+    assert_int_equal(sr_stat(&l, "l1d.hits"), 2);
+    assert_int_equal(sr_stat(&l, "l1d.bypasses"), 2);
+    assert_int_equal(sr_stat(&l, "policy.bundle.token_requests"), 4);
+    assert_int_equal(sr_stat(&l, "policy.bundle.tokenless_requests"), 2);
+    mw_stat_list_fini(&l);
+    mw_sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +441,8 @@ int main(void)
         cmocka_unit_test(test_store_invalidates_victim_line),
         cmocka_unit_test(test_lifo_backup_pointer),
         cmocka_unit_test(test_disabled_without_locality),
+        cmocka_unit_test(test_pcal_token_assignment),
+        cmocka_unit_test(test_pcal_tokens_in_a_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
