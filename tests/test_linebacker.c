@@ -4,13 +4,14 @@
  * store invalidation and invalid-first insertion; then in runs: a store that invalidates a victim line, the LIFO
  * backup pointer with the largest-id CTA throttled first, and a streaming kernel that disables Linebacker. PCAL
  * (policies/pcal.c): token assignment to the oldest running warps, its hill climbing, and tokens passed on at a
- * warp's exit in a run. The policy files are included so that its pure functions can be called; its registration symbol gets its own name. */
+ * warp's exit in a run. The Lua twin of the Load Monitor against the C policy. The policy files are included so that its pure functions can be called; its registration symbol gets its own name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
 #include "policy_iface.h"
+#include "runcmd.h"
 
 #define MW_POLICY_FILE_ID linebacker_under_test
 #include "linebacker.c"
@@ -429,6 +430,19 @@ static void test_pcal_tokens_in_a_run(void **st)
     mw_sim_destroy(s);
 }
 
+/* The Lua twin of the Load Monitor (tests/lua/pol_lb_monitor.lua) selects what the C policy selects: the script
+ * asserts equal counters on kmeans and atax (tests/lua/lb_twin.lua); its lines name what was compared. */
+static void test_lua_twin_selects_the_same_loads(void **st)
+{
+    (void)st;
+    static char out[8192];
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/lb_twin.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  rodinia.kmeans: 47 loads selected"));
+    assert_non_null(strstr(out, "ok  polybench.atax: 6 loads selected"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_disabled_without_locality),
         cmocka_unit_test(test_pcal_token_assignment),
         cmocka_unit_test(test_pcal_tokens_in_a_run),
+        cmocka_unit_test(test_lua_twin_selects_the_same_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
