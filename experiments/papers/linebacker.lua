@@ -3,15 +3,16 @@
 -- machine (experiments/configs/linebacker.yaml). Best-SWL is an oracle over static CTA limits: for each app the
 -- fastest of 1, 2, 4, 8 resident CTAs per SM and no limit (the baseline). Table 2's apps as built-in models; the two
 -- BFS versions the models do not have (CUDA SDK, GPGPU-Sim) are left out. Runs are kept in OUTDIR/results.db.
--- Usage: moonwarp experiments/papers/linebacker.lua OUTDIR [quick|full] [S2,GE,...]   (the last: only these apps)
+-- Usage: moonwarp experiments/papers/linebacker.lua OUTDIR [quick|default|full] [S2,GE,...]   (the last: only these)
 --   quick: size small, 5,000-cycle windows for the monitoring / IPC windows of Linebacker and PCAL (most small runs
---          last 20,000-1,500,000 cycles, fewer than two of the paper's windows); full: size paper, the paper's
---          50,000-cycle windows.
+--          last 20,000-1,500,000 cycles, fewer than two of the paper's windows); default: size default, the
+--          paper's 50,000-cycle windows; full: size paper, 50,000-cycle windows.
 local X = require "moonwarp.experiment"
 
 local out, mode = arg[1] or "out/linebacker", arg[2] or "quick"
-assert(mode == "quick" or mode == "full", "usage: linebacker.lua OUTDIR [quick|full]")
-local size, window = mode == "quick" and "small" or "paper", mode == "quick" and 5000 or 50000
+local sizes = { quick = "small", default = "default", full = "paper" }
+assert(sizes[mode], "usage: linebacker.lua OUTDIR [quick|default|full] [apps]")
+local size, window = sizes[mode], mode == "quick" and 5000 or 50000
 
 -- Table 2, cache-sensitive then cache-insensitive (the paper's abbreviations as labels)
 local apps = {
@@ -34,16 +35,20 @@ end
 assert(#workloads > 0, "no app selected: labels are " .. "S2 GE BI KM AT S1 MV CF PF LI SR2 SP BR FD GA 2D SR1 HS")
 
 local swl = { 1, 2, 4, 8 }
-local lb = function(variant) return { impl = "linebacker", variant = variant, window = window } end
+-- the bundles as --set assignments: the preset names cta_throttle, l1d_bypass and replacement, which sim:policy
+-- would count as chosen explicitly
+local lb = function(variant)
+  return { "policies.bundle=linebacker", "policies.bundle.variant=" .. variant, "policies.bundle.window=" .. window }
+end
 local policies = { { name = "Baseline" } }
 for _, k in ipairs(swl) do
   policies[#policies + 1] = { name = "SWL" .. k, cta_throttle = { impl = "static", max_ctas = k } }
 end
 for _, p in ipairs {
-  { name = "Victim Caching", bundle = lb("vc") },
-  { name = "SVC", bundle = lb("svc") },
-  { name = "Throttling+SVC", bundle = lb("lb") },
-  { name = "PCAL", bundle = { impl = "pcal", window = window } },
+  { name = "Victim Caching", set = lb("vc") },
+  { name = "SVC", set = lb("svc") },
+  { name = "Throttling+SVC", set = lb("lb") },
+  { name = "PCAL", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window } },
 } do policies[#policies + 1] = p end
 
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")

@@ -102,6 +102,13 @@ f:close()
 assert(head == "workload,config,policy,gpu.ipc,normalized,gpu.cycles,complete,capped,cpu_s,wall_s", head)
 assert(l1:match("^micro%.stream,,GTO,[%d.]+,1%.0,1000,0,1,%d+%.%d%d%d,%d+%.%d%d%d$"), l1)
 print("ok  max_cycles = 1000: capped in the row, the table (*) and the CSV; cpu_s and wall_s set")
+-- an extra stat a row lacks leaves its own column empty; the next one stays in place
+r.rows[1].stats["gpu.cycles"] = 1000
+csv = X.write_csv(r, out .. "/xlib.csv", { "no.such_stat", "gpu.cycles" })
+f = assert(io.open(csv))
+head, l1 = f:read("l"), f:read("l")
+f:close()
+assert(head:match(",no%.such_stat,gpu%.cycles$") and l1:match(",,1000$"), l1)
 
 -- per-workload parameters: they reach m.params, for a table of hooks and for a C policy given by name
 local counted = {

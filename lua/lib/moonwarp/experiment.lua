@@ -632,7 +632,7 @@ function X.write_csv(res, path, extra)
   for _, r in ipairs(res.rows) do
     local v = { r.workload, r.config, r.policy, r.value, r.norm, r.cycles, r.complete and 1 or 0, r.capped and 1 or 0,
                 r.cpu_s and string.format("%.3f", r.cpu_s), r.wall_s and string.format("%.3f", r.wall_s) }
-    for _, k in ipairs(extra or {}) do v[#v + 1] = r.stats[k] end
+    for j, k in ipairs(extra or {}) do v[10 + j] = r.stats[k] end -- by position: a stat a run lacks stays empty
     for i = 1, #head do v[i] = csv_field(v[i]) end
     f:write(table.concat(v, ",", 1, #head), "\n")
   end
