@@ -29,7 +29,7 @@ cluster_start()
 {
     cluster_dir=$1
     mkdir -p "$cluster_dir/spool" "$cluster_dir/state" "$cluster_dir/munge"
-    chmod 700 "$cluster_dir/munge"
+    chmod 755 "$cluster_dir/munge" # munged wants the socket's folder searchable by all
     local host
     host=$(hostname -s)
     # munge: a fresh key, a private socket (AuthInfo below points slurm at it)
@@ -102,10 +102,18 @@ CONF
 cluster_stop()
 {
     local p i
-    for p in "${cluster_pids[@]}"; do kill "$p" 2>/dev/null; done
+    # jobs still queued or running first, so that no job step outlives the cluster
+    if [ ${#cluster_pids[@]} -gt 0 ] && [ -n "${SLURM_CONF:-}" ]; then
+        timeout 10 scancel --user="$(id -un)" 2>/dev/null || true
+        for i in $(seq 1 50); do
+            [ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ] && break
+            sleep 0.2
+        done
+    fi
+    for p in "${cluster_pids[@]}"; do kill "$p" 2>/dev/null || true; done
     for p in "${cluster_pids[@]}"; do
         for i in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$p" 2>/dev/null
+        kill -9 "$p" 2>/dev/null || true
     done
     cluster_pids=()
 }
