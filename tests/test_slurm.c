@@ -194,6 +194,15 @@ static void test_pending_collect(void **state)
     snprintf(path, sizeof path, "%s/pend/fake/sbatch.log", dir);
     read_text(path, text, sizeof text);
     assert_int_equal(count(text, "\n"), 1);
+    /* squeue does not answer: the runs count as queued, nothing is submitted or failed */
+    snprintf(cmd, sizeof cmd, "env FAKE_SQUEUE_FAIL=1 '%s' tests/lua/slurm_sweep.lua '%s/pend/s.db' slurm '%s/pend/shared'",
+             MW_BINARY, dir, dir);
+    assert_int_equal(slurm_cmd("pend", 0, cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "ran\t0\tstored\t0\tfailed\t0\tpending\t6"));
+    assert_non_null(strstr(out, "slurm: squeue -j 4201 failed: squeue: error: Unable to contact slurm controller "
+                                "(connect failure); its runs count as queued"));
+    read_text(path, text, sizeof text);
+    assert_int_equal(count(text, "\n"), 1);
 
     /* tasks 0-2 finish and leave the queue; 3-5 still queued */
     the_sub("pend", sub, sizeof sub);

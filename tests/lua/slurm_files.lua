@@ -129,4 +129,28 @@ local one = M.script { sub = "/s/it's", n = 1, chdir = "/w", binary = "/b/mw" }
 assert(one:find("#SBATCH --array=0-0\n", 1, true) and not one:find("partition") and not one:find("time="), one)
 assert(one:find([[exec '/b/mw' sweep-task '/s/it'\''s' "$SLURM_ARRAY_TASK_ID"]], 1, true), one)
 print("script ok")
+
+-- 5. X.run refuses what cannot reach a node, and a missing option, before it writes anything
+local X = require "moonwarp.experiment"
+local function run(extra)
+  local spec = { workloads = { "micro.stream" }, size = "tiny", store = dir .. "/never.db", backend = "slurm",
+                 shared = dir .. "/never", quiet = true,
+                 policies = { { name = "GTO", warp_scheduler = "gto" } } }
+  for k, v in pairs(extra) do spec[k] = v end
+  local ok2, e = pcall(X.run, spec)
+  assert(not ok2, "X.run accepted it")
+  return e
+end
+err = run { policies = { { name = "hooks", warp_scheduler = { pick = function() return 0 end } } } }
+assert(err:find("backend = \"slurm\": micro.stream/hooks.policy.warp_scheduler.pick is a function", 1, true), err)
+err = run { shared = false }
+assert(err:find("needs shared = DIR, a folder every node sees", 1, true), err)
+err = run { store = false }
+assert(err:find("needs a store", 1, true), err)
+err = run { backend = "cloud" }
+assert(err:find("backend must be \"local\" or \"slurm\"", 1, true), err)
+err = run { poll = 0 }
+assert(err:find("poll must be a number of seconds > 0", 1, true), err)
+assert(io.open(dir .. "/never.db") == nil and S.listdir(dir .. "/never") == nil, "something was written")
+print("refusals ok")
 print("slurm files ok")

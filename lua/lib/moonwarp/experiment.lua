@@ -293,7 +293,9 @@ X.describe = describe
 -- failures }. store = "path.db": runs already stored are read back, new ones put as they finish. jobs = N (default:
 -- the online CPUs): up to N runs at once, each in a child process; a failed run (an error, a crash) is reported
 -- in res.failures and its row has no value, the others complete. jobs = 0: one after another in this process,
--- an error stops the sweep (as before the store existed).
+-- an error stops the sweep (as before the store existed). backend = "slurm" (with store and shared = DIR): the runs
+-- not stored go to Slurm as one job array and finished ones are collected (moonwarp.slurm, docs/sweeps.md); runs
+-- still on the cluster are rows with status = "pending", counted in res.pending.
 function X.run(spec)
   assert(type(spec) == "table", "experiment.run: expected a table")
   local workloads = {}

@@ -250,12 +250,12 @@ function M.check(spec, list)
 end
 
 -- The array tasks of a job still queued or running (squeue), as a set of indices. A job Slurm no longer knows
--- has none.
+-- has none. nil and the message when squeue fails otherwise (the controller does not answer, say).
 local function queued(job)
   local out, ok = capture("squeue -h -r -j " .. job .. " -o %i")
   if not ok then
     if out:find("Invalid job id", 1, true) then return {} end
-    error("slurm: squeue -j " .. job .. " failed: " .. out, 0)
+    return nil, "squeue -j " .. job .. " failed: " .. (out:match("^[^\n]*") or "")
   end
   local set = {}
   for line in out:gmatch("[^\n]+") do
@@ -308,11 +308,17 @@ function M.run(spec, list, queue, db, ctx)
 
   -- the keys whose task is queued or running, asked before the results are read: a task that left the queue
   -- wrote its file before
+  -- A job squeue could not tell about counts as running: its runs are neither submitted again nor failed.
   local function in_flight()
     local fl, tasks = {}, {}
-    for job in pairs(jobs) do tasks[job] = queued(job) end
+    for job in pairs(jobs) do
+      local t, err = queued(job)
+      if not t then note("%s; its runs count as queued", err) end
+      tasks[job] = t or true
+    end
     for key, w in pairs(where) do
-      if tasks[w.job][w.index] then fl[key] = true end
+      local t = tasks[w.job]
+      if t == true or t[w.index] then fl[key] = true end
     end
     return fl
   end
