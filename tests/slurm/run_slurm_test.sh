@@ -14,7 +14,18 @@ bin=$(cd "$build" && pwd)/moonwarp
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null || ! command -v sbatch >/dev/null; then
     [ "$(id -u)" -ne 0 ] && sudo=sudo || sudo=""
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq slurm-wlm munge >/dev/null
+    # Debian's policy-rc.d convention (exit 101) keeps the packages from starting their own munge, slurmd and
+    # slurmctld services: the only daemons are the ones this test starts and stops
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+        $sudo chmod 755 "$policy"
+    fi
+    rc=0
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq slurm-wlm munge >/dev/null || rc=$?
+    [ -n "$policy" ] && $sudo rm -f "$policy"
+    [ "$rc" -eq 0 ] || { echo "run_slurm_test: FAIL: apt-get install slurm-wlm munge failed" >&2; exit 1; }
 fi
 
 work=$(mktemp -d /tmp/mw-slurm-test.XXXXXX)
