@@ -236,7 +236,7 @@ function M.check(spec, list)
   assert(spec.store, "experiment.run: backend = \"slurm\" needs a store (the collected results go there)")
   assert(type(spec.shared) == "string" and spec.shared ~= "",
          "experiment.run: backend = \"slurm\" needs shared = DIR, a folder every node sees")
-  for _, k in ipairs { "partition", "time", "binary" } do
+  for _, k in ipairs { "partition", "time", "binary", "job_name" } do
     assert(spec[k] == nil or type(spec[k]) == "string", "experiment.run: " .. k .. " must be a string")
   end
   assert(spec.poll == nil or (type(spec.poll) == "number" and spec.poll > 0),
