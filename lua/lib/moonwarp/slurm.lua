@@ -290,7 +290,7 @@ function M.run(spec, list, queue, db, ctx)
   -- the submissions in the shared folder: key -> {job, sub, index}; only those holding a key of this sweep count
   local wanted = {}
   for _, i in ipairs(queue) do wanted[list[i].key] = i end
-  local where, jobs = {}, {}
+  local where = {}
   local function add_submission(sub)
     local job = (read_file(sub .. "/job") or ""):match("^(%d+)")
     local keys = read_file(sub .. "/keys")
@@ -298,7 +298,6 @@ function M.run(spec, list, queue, db, ctx)
     for idx, key in keys:gmatch("(%d+) (%x+)\n") do
       if wanted[key] then
         where[key] = { job = job, sub = sub, index = tonumber(idx) } -- submissions are listed oldest first
-        jobs[job] = true
       end
     end
   end
@@ -311,10 +310,12 @@ function M.run(spec, list, queue, db, ctx)
   -- A job squeue could not tell about counts as running: its runs are neither submitted again nor failed.
   local function in_flight()
     local fl, tasks = {}, {}
-    for job in pairs(jobs) do
-      local t, err = queued(job)
-      if not t then note("%s; its runs count as queued", err) end
-      tasks[job] = t or true
+    for _, w in pairs(where) do -- the latest submission of each run not collected yet
+      if not tasks[w.job] then
+        local t, err = queued(w.job)
+        if not t then note("%s; its runs count as queued", err) end
+        tasks[w.job] = t or true
+      end
     end
     for key, w in pairs(where) do
       local t = tasks[w.job]
@@ -332,6 +333,7 @@ function M.run(spec, list, queue, db, ctx)
       local c = list[i]
       local r, why = M.read_result(results, c.key)
       if r then
+        where[c.key] = nil
         ctx.finish(i, r.stats, r.status == "complete", r.wall_s, r.cpu_s, false, nil, r.host)
       else
         if why ~= "missing" and not warned[c.key] then
