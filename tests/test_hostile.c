@@ -155,12 +155,66 @@ static void test_script_escapes(void **state)
     expect("Lua policy l1d_bypass.decide: still running a second of CPU time after its time budget ran out");
 }
 
+/* Writes `head`, then `rep` n times, then `tail` to dir/name; returns the path. */
+static const char *write_file(const char *name, const char *head, const char *rep, long n, const char *tail)
+{
+    static char path[400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(head, f);
+    for (long i = 0; i < n; i++) fprintf(f, rep, i);
+    fputs(tail, f);
+    fclose(f);
+    return path;
+}
+static int run_config(const char *path)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'" MW_BINARY "' run --config '%s' --workload micro.stream --size tiny --out '%s'", path,
+             dir);
+    return run_cmd(cmd, out, sizeof out);
+}
+
+/* YAML limits: 200,000 levels of nesting ran past a minute inside libyaml; 100,000 keys under one policy took
+ * most of a minute in the duplicate check before the count check; no size cap; a folder read as bad YAML. */
+static void test_yaml_limits(void **state)
+{
+    (void)state;
+    double t0 = now_s();
+    const char *p = write_file("deep.yaml", "sim:\n  seed: ", "[", 200000, "\n");
+    assert_int_equal(run_config(p), 2);
+    expect("deep.yaml:2:");
+    expect("nested more than 32 levels deep");
+    p = write_file("keys.yaml", "policies:\n  l1d_bypass:\n    impl: all\n", "    k%ld: 1\n", 60000, "");
+    assert_int_equal(run_config(p), 2);
+    expect("keys.yaml:21:5: policies.l1d_bypass: more than 16 parameters");
+    p = write_file("big.yaml", "# ", "0123456789abcdef", 70000, "\n");
+    assert_int_equal(run_config(p), 2);
+    expect("big.yaml: larger than 1048576 bytes");
+    assert_int_equal(run_config("tests"), 2);
+    expect("tests: is a folder, not a config file");
+    assert_true(now_s() - t0 < 20);
+}
+
+/* A trace line is capped: one line of several MB grew the line buffer without end. */
+static void test_trace_line(void **state)
+{
+    (void)state;
+    write_file("kernel-1.traceg", "-kernel name = k\n-kernel id = 1\n", "%ld,", 400000, "\n");
+    const char *p = write_file("kernelslist.g", "kernel-1.traceg\n", "", 0, "");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'" MW_BINARY "' run " CFG "--trace '%s' --out '%s'", p, dir);
+    assert_int_not_equal(run_cmd(cmd, out, sizeof out), 0);
+    expect("kernel-1.traceg:3:1: a line longer than 1048576 bytes");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_wide),    cmocka_unit_test(test_gc_refused),   cmocka_unit_test(test_top_level_loop),
         cmocka_unit_test(test_pattern),        cmocka_unit_test(test_memory_ceiling), cmocka_unit_test(test_victim_never),
-        cmocka_unit_test(test_cta_zero),       cmocka_unit_test(test_script_escapes),
+        cmocka_unit_test(test_cta_zero),       cmocka_unit_test(test_script_escapes), cmocka_unit_test(test_yaml_limits), cmocka_unit_test(test_trace_line),
     };
     if (rc_tmpdir(dir, sizeof dir, "mw_hostile")) return 1;
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
