@@ -667,9 +667,18 @@ static int read_capped(const char *path, FILE *f, unsigned char **buf, size_t *l
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
         return mw_err_set(e, MW_EIO, path, 0, 0, "is a folder, not a config file");
-    *buf = malloc(MW_YAML_MAX_BYTES + 1);
-    if (!*buf) return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
-    *len = fread(*buf, 1, MW_YAML_MAX_BYTES + 1, f);
+    size_t cap = 0;
+    *len = 0;
+    do { /* grows to the file's size, at most one byte past the limit */
+        if (*len == cap) {
+            cap = cap ? 4 * cap : 16384;
+            if (cap > MW_YAML_MAX_BYTES + 1) cap = MW_YAML_MAX_BYTES + 1;
+            unsigned char *nb = realloc(*buf, cap);
+            if (!nb) return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
+            *buf = nb;
+        }
+        *len += fread(*buf + *len, 1, cap - *len, f);
+    } while (*len == cap && cap <= MW_YAML_MAX_BYTES && !ferror(f));
     if (ferror(f)) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
     if (*len > MW_YAML_MAX_BYTES)
         return mw_err_set(e, MW_EINVAL, path, 0, 0, "larger than %d bytes: not a config file (a limit)",
@@ -705,7 +714,7 @@ int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    unsigned char *text = NULL;
+    unsigned char *text = NULL; /* read_capped's: freed here, also after its errors */
     size_t text_len = 0;
     int crc = read_capped(path, f, &text, &text_len, e);
     fclose(f);
