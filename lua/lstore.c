@@ -783,6 +783,8 @@ static int l_hostname(lua_State *L)
 static int l_rename(lua_State *L)
 {
     const char *a = luaL_checkstring(L, 1), *b = luaL_checkstring(L, 2);
+    int fd = open(a, O_RDONLY); /* the data on disk before the file takes its name */
+    if (fd >= 0) fsync(fd), close(fd);
     if (rename(a, b)) return luaL_error(L, "rename %s -> %s: %s", a, b, strerror(errno));
     return 0;
 }
