@@ -1,0 +1,10 @@
+/* The REPL's display of values: show(v [, depth]) -> readable text (lua/lshow.c). */
+#ifndef MW_LSHOW_H
+#define MW_LSHOW_H
+
+#include <lua.h>
+
+/* A lua_CFunction: show(v [, depth = 4]) returns the text of v; a string at the top level is itself. */
+int mw_lua_show(lua_State *L);
+
+#endif
