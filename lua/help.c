@@ -122,7 +122,8 @@ static const struct cmd cmds[] = {
      {"moonwarp", "mw> sim = mw.sim{config = \"gtx480\", workload = \"micro.stream\", size = \"tiny\"}",
       "mw> sim:step(100)", "mw> sim:warps(0)[1]", NULL}},
     {"help", "help [COMMAND] | --help | --version", "this help, one command's help, or the version",
-     "moonwarp COMMAND --help is the same as moonwarp help COMMAND.",
+     "moonwarp COMMAND --help is the same as moonwarp help COMMAND; moonwarp help --man writes the man page "
+     "moonwarp.1 (roff) from this same text.",
      {{"--version", "print the version"}, {NULL, NULL}},
      {"moonwarp help run", "moonwarp sweep --help", NULL}},
 };

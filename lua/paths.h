@@ -19,8 +19,9 @@ const char *mw_dir(enum mw_dir which);
 int mw_installed(void);
 
 /* A --config / config = argument to a file: an existing file as given, else the preset NAME
- * (configs/NAME.yaml; NAME may hold a subfolder, `dram/gtx480_partition_dramsim3`). Returns 0 and fills out,
- * or -1 with out holding a message that names the presets. */
+ * (configs/NAME.yaml; NAME may hold a subfolder, `dram/gtx480_partition_dramsim3`). Returns 0 and fills out
+ * (a path-like argument, ending in .yaml or starting with / or ., is returned as given for the config loader to
+ * report), or -1 with out holding a message that names the presets. */
 int mw_resolve_config(const char *arg, char *out, size_t n);
 
 /* Calls fn for every preset in sorted order: its name (relative to the presets folder, without .yaml), its
