@@ -118,6 +118,9 @@ static void test_presets_and_run(void **state)
 static void test_stock_lua(void **state)
 {
     (void)state;
+#ifdef __SANITIZE_ADDRESS__
+    skip(); /* a stock lua5.4 cannot load a module built with the sanitizer runtime */
+#endif
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "LUA_CPATH='%s/p/lib/lua/5.4/?.so;;' lua5.4 -e 'local mw = require \"moonwarp\"; print(\"libdir=\" .. "
@@ -165,7 +168,7 @@ static void test_man_page(void **state)
     /* the installed page is the build's, which test_tool checks is `moonwarp help --man` */
     snprintf(cmd, sizeof cmd, "cmp '%s/p/share/man/man1/moonwarp.1' '%s/moonwarp.1'", prefix, MW_BUILD_DIR);
     assert_int_equal(run_there(cmd), 0);
-    if (run_there("command -v man") != 0) {
+    if (system("command -v man >/dev/null 2>&1") != 0) {
         print_message("man is not installed: the page is not rendered\n");
         return;
     }
