@@ -122,6 +122,20 @@ static void test_session(void **state)
     send("p.warp_scheduler\r");
     expect("two_level\r\n");
     expect("mw> ");
+    /* a workload name after `workload = "`, a preset after `config = "`, then on a new simulation a decision
+     * point after `sim:policy("` and that point's policy after `, "` */
+    send("q = {workload = \"micro.colst\t, config = \"lineb\t}\r");
+    expect("mw> ");
+    send("q.workload .. \" \" .. q.config\r");
+    expect("micro.colstride linebacker\r\n");
+    expect("mw> ");
+    send("s2 = mw.sim{workload = \"micro.stream\", size = \"tiny\"}\r");
+    expect("mw> ");
+    send("s2:policy(\"warp_sch\t, \"two_l\t)\r");
+    expect("mw> ");
+    send("s2:config().policies.warp_scheduler\r");
+    expect("two_level\r\n");
+    expect("mw> ");
     /* =expr, and a list of records as columns */
     send("=6 * 7\r");
     expect("42\r\n");
