@@ -18,7 +18,8 @@ struct sb {
 struct ctx {
     int seen;  /* stack index of a table: tables being printed (cycle check) */
     int depth; /* deepest table level shown */
-    int items; /* list entries and fields shown before "... N more" */
+    int items;  /* list entries shown before "... N more entries" */
+    int fields; /* other keys shown before "... N more fields" */
     int rows;  /* rows of a record list shown */
     int width; /* a table fits on one line up to this many columns */
 };
@@ -379,7 +380,7 @@ static void show_table(lua_State *L, int t, struct ctx *c, struct sb *b, int ind
     bool first = true;
     for (int i = ncols ? seq + 1 : 1; i <= n; i++) {
         bool in_list = i <= seq;
-        if ((in_list ? shown_list : shown_hash) == c->items) {
+        if (in_list ? shown_list == c->items : shown_hash == c->fields) {
             char more[64];
             int rest = in_list ? seq - i + 1 : n - i + 1;
             snprintf(more, sizeof more, "... %d more %s", rest, in_list ? "entries" : "fields");
@@ -429,11 +430,15 @@ static void show(lua_State *L, int idx, struct ctx *c, struct sb *b, int indent,
     }
 }
 
-/* show(v [, depth]) -> string */
+/* show(v [, depth [, items]]) -> string */
 int mw_lua_show(lua_State *L)
 {
     luaL_checkany(L, 1);
-    struct ctx c = {.depth = (int)luaL_optinteger(L, 2, 4), .items = 20, .rows = 50, .width = 100};
+    lua_Integer depth = luaL_optinteger(L, 2, 4), items = luaL_optinteger(L, 3, 20);
+    luaL_argcheck(L, depth >= 1 && depth <= 100, 2, "depth must be in [1, 100]");
+    luaL_argcheck(L, items >= 1 && items <= 1000000, 3, "items must be in [1, 1000000]");
+    struct ctx c = {.depth = (int)depth, .items = (int)items, .fields = items > 50 ? (int)items : 50,
+                    .rows = items > 50 ? (int)items : 50, .width = 100};
     lua_settop(L, 1);
     lua_newtable(L);
     c.seen = lua_gettop(L);

@@ -4,7 +4,8 @@
 
 #include <lua.h>
 
-/* A lua_CFunction: show(v [, depth = 4]) returns the text of v; a string at the top level is itself. */
+/* A lua_CFunction: show(v [, depth = 4 [, items = 20]]) returns the text of v (a string at the top level is
+ * itself): lists cut after `items` entries, other keys and record rows after max(items, 50). */
 int mw_lua_show(lua_State *L);
 
 #endif
