@@ -377,6 +377,7 @@ static void show_table(lua_State *L, int t, struct ctx *c, struct sb *b, int ind
         lua_pop(L, 1);
     }
     int shown_list = 0, shown_hash = 0;
+    int col = 0; /* multi-line: scalar list entries share a line up to the width; col = its length so far */
     bool first = true;
     for (int i = ncols ? seq + 1 : 1; i <= n; i++) {
         bool in_list = i <= seq;
@@ -384,8 +385,10 @@ static void show_table(lua_State *L, int t, struct ctx *c, struct sb *b, int ind
             char more[64];
             int rest = in_list ? seq - i + 1 : n - i + 1;
             snprintf(more, sizeof more, "... %d more %s", rest, in_list ? "entries" : "fields");
-            if (!compact) sb_spaces(L, b, indent + 2);
-            else if (!first) sb_str(L, b, ", ");
+            if (!compact) {
+                if (col) sb_str(L, b, "\n"), col = 0;
+                sb_spaces(L, b, indent + 2);
+            } else if (!first) sb_str(L, b, ", ");
             sb_str(L, b, more);
             sb_str(L, b, compact ? "" : "\n");
             first = false;
@@ -396,19 +399,34 @@ static void show_table(lua_State *L, int t, struct ctx *c, struct sb *b, int ind
             break;
         }
         in_list ? shown_list++ : shown_hash++;
-        if (compact && !first) sb_str(L, b, ", ");
-        if (!compact) sb_spaces(L, b, indent + 2);
-        first = false;
         lua_rawgeti(L, keys, i);
         lua_pushvalue(L, -1);
         lua_gettable(L, t);
         bool nested = lua_istable(L, -1);
         const char *kname = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (!compact && in_list && !nested) { /* packed */
+            struct sb *v = sb_new(L);
+            show(L, -2, c, v, indent + 2, level + 1, true, kname);
+            if (col && col + 1 + (int)v->n + 1 > c->width) sb_str(L, b, "\n"), col = 0;
+            if (!col) sb_spaces(L, b, indent + 2), col = indent + 2;
+            else sb_str(L, b, " "), col++;
+            sb_put(L, b, v->p, v->n);
+            sb_str(L, b, ",");
+            col += (int)v->n + 1;
+            lua_pop(L, 3);
+            first = false;
+            continue;
+        }
+        if (!compact && col) sb_str(L, b, "\n"), col = 0;
+        if (compact && !first) sb_str(L, b, ", ");
+        if (!compact) sb_spaces(L, b, indent + 2);
+        first = false;
         if (!in_list || (nested && !compact)) put_key(L, b, -2);
         show(L, -1, c, b, indent + 2, level + 1, compact, kname);
         lua_pop(L, 2);
         if (!compact) sb_str(L, b, ",\n");
     }
+    if (!compact && col) sb_str(L, b, "\n");
     if (!compact) sb_spaces(L, b, indent);
     sb_str(L, b, "}");
     lua_pushvalue(L, t);

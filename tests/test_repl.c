@@ -161,8 +161,54 @@ static void test_session(void **state)
     assert_non_null(strstr(hist, "sim:stats()[\"gpu.cycles\"]\n"));
 }
 
+/* show() as the REPL uses it, on input from a pipe (no readline): the exact text of hand-built tables. */
+static void test_show(void **state)
+{
+    (void)state;
+    char dir[256], path[300], cmd[1024];
+    static char out[1 << 16];
+    assert_int_equal(rc_tmpdir(dir, sizeof dir, "mw_show"), 0);
+    snprintf(path, sizeof path, "%s/in.lua", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t = {z = 1, a = \"x y\", [2] = \"b\", [1] = \"a\", [10] = true, m = {pc = 4096, line = 255, n = -1}}\n"
+          "t\n"
+          "c = {1}; c.me = c\n"
+          "c\n"
+          "l = {}; for i = 1, 25 do l[i] = i * i end\n"
+          "l\n"
+          "d = {a = {b = {c = {d = {e = {}}}}}}\n"
+          "d\n"
+          "setmetatable({}, {__tostring = function() return \"custom\" end})\n"
+          "1, nil, 2.5\n"
+          "=#show(l, 4, 25)\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' < '%s'", MW_BINARY, path);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
+    rc_rmtree(dir);
+    /* the list part first in order, then keys sorted (10, then a, m, z); pc 4096 = 0x1000, line 255 = 0xff */
+    const char *want[] = {
+        "mw> {\"a\", \"b\", [10] = true, a = \"x y\", m = {line = 0xff, n = -1, pc = 0x1000}, z = 1}\n",
+        "mw> {1, me = {<cycle>}}\n",
+        /* 25 squares: 20 shown, packed on one line (2 + 48 digits + 20 commas + 19 spaces = 89 columns), then
+         * the count */
+        "mw> {\n  1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225, 256, 289, 324, 361, 400,\n"
+        "  ... 5 more entries\n}\n",
+        /* depth 4: levels 0 to 3 shown, the table at level 4 cut */
+        "mw> {a = {b = {c = {d = {...1 entry}}}}}\n",
+        "mw> custom\n",
+        "mw> 1\tnil\t2.5\n",
+        /* all 25: "{\n" 2; 22 entries up to 484 fit in 100 columns: 2 + 54 digits + 22 commas + 21 spaces = 99, and
+         * 529 would make 104 (+1 newline = 100); "  529, 576, 625,\n" 17; "}" 1: 2 + 100 + 17 + 1 = 120 */
+        "mw> 120\n"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(out, want[i])) fail_msg("'%s' not in:\n%s", want[i], out);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test_setup_teardown(test_session, setup, teardown)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test_setup_teardown(test_session, setup, teardown),
+                                       cmocka_unit_test(test_show)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
