@@ -112,7 +112,7 @@ static const struct cmd cmds[] = {
      {{NULL, NULL}},
      {"moonwarp experiments/demo.lua out/demo small",
       "moonwarp share/moonwarp/examples/demo.lua /tmp/demo small micro", NULL}},
-    {"repl", "", "the interactive Lua REPL (no arguments)",
+    {"repl", "[repl]", "the interactive Lua REPL (moonwarp with no arguments)",
      "A Lua 5.4 prompt with the module as mw. Expressions and =expr print their values; tables and simulations "
      "print as indented, key-sorted text (long lists shortened, deep tables cut). TAB completes globals, fields, "
      "sim: methods, stat names in sim:stats()[\"...\"], workload, preset, decision-point and policy names. "

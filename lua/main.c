@@ -352,6 +352,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list-configs") || !strcmp(cmd, "--list-configs")) return mw_cmd_list_configs(argc - 1, argv + 1);
     if (!strcmp(cmd, "list-stats") || !strcmp(cmd, "--list-stats")) return mw_cmd_list_stats(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "repl") && argc == 2) return mw_repl_main();
     if (!strcmp(cmd, "list-policies") || !strcmp(cmd, "--list-policies")) return list_policies();
     if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();
     if (!strcmp(cmd, "dram")) return resolve_config_args(argc, argv) ? EXIT_INPUT : mw_cmd_dram(argc - 1, argv + 1);
