@@ -193,8 +193,8 @@ static void test_show(void **state)
         "mw> {1, me = {<cycle>}}\n",
         /* 25 squares: 20 shown, packed on one line (2 + 48 digits + 20 commas + 19 spaces = 89 columns), then
          * the count */
-        "mw> {\n  1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225, 256, 289, 324, 361, 400,\n"
-        "  ... 5 more entries\n}\n",
+        ("mw> {\n  1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225, 256, 289, 324, 361, 400,\n"
+         "  ... 5 more entries\n}\n"),
         /* depth 4: levels 0 to 3 shown, the table at level 4 cut */
         "mw> {a = {b = {c = {d = {...1 entry}}}}}\n",
         "mw> custom\n",
