@@ -1,5 +1,5 @@
 /* The REPL as a person uses it, on a pseudo-terminal (forkpty): readline, TAB completion, values shown as text,
- * history written to ~/.moonwarp_history. micro.stream at its tiny size is one warp, so after 6 cycles warp 0 of
+* history written to ~/.moonwarp_history. micro.stream at its tiny size is one warp, so after 6 cycles warp 0 of
  * SM 0 is active with nothing issued (the doc example of docs/lua.md) and gpu.cycles after sim:step(117) more is
  * 6 + 117 = 123. */
 #define _GNU_SOURCE
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runcmd.h"
+#include "workload.h"
 
 static char home[256];
 static int fd = -1;
@@ -135,6 +136,15 @@ static void test_session(void **state)
     expect("mw> ");
     send("s2:config().policies.warp_scheduler\r");
     expect("two_level\r\n");
+    expect("mw> ");
+    /* a global function (print gets its parenthesis) and a module field */
+    send("pri\t\"x\" .. 1)\r");
+    expect("x1\r\n");
+    expect("mw> ");
+    char n[32];
+    snprintf(n, sizeof n, "\r\n%d\r\n", mw_builtin_nworkloads);
+    send("#mw.workl\t)\r");
+    expect(n);
     expect("mw> ");
     /* =expr, and a list of records as columns */
     send("=6 * 7\r");
