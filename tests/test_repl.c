@@ -1,5 +1,5 @@
 /* The REPL as a person uses it, on a pseudo-terminal (forkpty): readline, TAB completion, values shown as text,
-* history written to ~/.moonwarp_history. micro.stream at its tiny size is one warp, so after 6 cycles warp 0 of
+ * history written to ~/.moonwarp_history. micro.stream at its tiny size is one warp, so after 6 cycles warp 0 of
  * SM 0 is active with nothing issued (the doc example of docs/lua.md) and gpu.cycles after sim:step(117) more is
  * 6 + 117 = 123. */
 #define _GNU_SOURCE
