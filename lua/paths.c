@@ -237,7 +237,7 @@ int mw_resolve_config(const char *arg, char *out, size_t n)
             return 0;
         }
     }
-    if (!named) { /* a path: the config loader says why it cannot be read, with the path */
+    if (!named || stat(arg, &sb) == 0) { /* a path (a folder too): the config loader says why it cannot be read */
         snprintf(out, n, "%s", arg);
         return 0;
     }
