@@ -837,16 +837,12 @@ __attribute__((format(printf, 4, 5))) static int vfail(const struct mw_config *c
 {
     const char *file = c->source[0] ? c->source : NULL;
     int line = 0, col = 0;
-    for (const int *f = fields; *f >= 0; f++) {
+    /* a --set among the fields first: the user's last change is what made a consistent file inconsistent */
+    for (const int *f = fields; *f >= 0 && !line; f++)
+        if (c->origin[*f].kind == MW_ORIGIN_SET) file = SET_FILE, line = 1, col = c->origin[*f].col;
+    for (const int *f = fields; *f >= 0 && !line; f++) {
         const struct mw_cfg_origin *o = &c->origin[*f];
-        if (o->kind == MW_ORIGIN_FILE && o->line > 0) {
-            line = o->line, col = o->col;
-            break;
-        }
-        if (o->kind == MW_ORIGIN_SET) {
-            file = SET_FILE, line = 1, col = o->col;
-            break;
-        }
+        if (o->kind == MW_ORIGIN_FILE && o->line > 0) line = o->line, col = o->col;
     }
     va_list ap;
     va_start(ap, fmt);

@@ -213,6 +213,11 @@ static int cmd_run(int argc, char **argv)
                 fprintf(stderr, "moonwarp: %s: '%s' is not a non-negative integer\n", a, v);
                 return EXIT_INPUT;
             }
+            const struct mw_cfg_field *f = mw_config_find("sim", !strcmp(a, "--seed") ? "seed" : "max_cycles");
+            if ((double)x > f->max) { /* the config's own range: checked here, since it is assigned after validation */
+                fprintf(stderr, "moonwarp: %s: %s is out of range 0..%.0f\n", a, v, f->max);
+                return EXIT_INPUT;
+            }
             if (!strcmp(a, "--seed")) seed = x;
             else max_cycles = x;
         } else if (!strcmp(a, "--format")) {
@@ -231,6 +236,11 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     }
     if (!formats) formats = FMT_JSON;
+    struct stat osb;
+    if (stat(out, &osb) == 0 && !S_ISDIR(osb.st_mode)) { /* before the run, not after it */
+        fprintf(stderr, "moonwarp: --out: '%s' exists and is not a folder\n", out);
+        return EXIT_INPUT;
+    }
     const char *cfg_name = cfg_path;
     char cfg_buf[4096];
     if (cfg_path) {
@@ -349,6 +359,10 @@ int main(int argc, char **argv)
     if (mw_help_known(hname) && strcmp(hname, "help"))
         for (int i = 2; i < argc; i++)
             if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return mw_help_command(stdout, hname), 0;
+    if (!strncmp(hname, "list-", 5) && argc > 2) { /* every list-x command */
+        fprintf(stderr, "moonwarp %s: takes no arguments, got '%s'\n", hname, argv[2]);
+        return EXIT_INPUT;
+    }
     if (!strcmp(cmd, "list-configs") || !strcmp(cmd, "--list-configs")) return mw_cmd_list_configs(argc - 1, argv + 1);
     if (!strcmp(cmd, "list-stats") || !strcmp(cmd, "--list-stats")) return mw_cmd_list_stats(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
