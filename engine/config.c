@@ -710,19 +710,28 @@ static int check_depth(const unsigned char *buf, size_t len, const char *path, s
     return rc;
 }
 
-int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e)
 {
+    *text = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    unsigned char *text = NULL; /* read_capped's: freed here, also after its errors */
-    size_t text_len = 0;
-    int crc = read_capped(path, f, &text, &text_len, e);
+    int rc = read_capped(path, f, text, len, e);
     fclose(f);
-    if (!crc) crc = check_depth(text, text_len, path, e);
-    if (crc) {
-        free(text);
-        return crc;
+    if (!rc) rc = check_depth(*text, *len, path, e);
+    if (rc) {
+        free(*text);
+        *text = NULL;
     }
+    return rc;
+}
+
+int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+{
+    unsigned char *text;
+    size_t text_len;
+    int crc = mw_yaml_read(path, &text, &text_len, e);
+    if (crc) return crc;
     struct mw_config *tmp = malloc(sizeof *tmp);
     yaml_parser_t parser;
     if (!tmp || !yaml_parser_initialize(&parser)) {

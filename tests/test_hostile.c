@@ -194,6 +194,13 @@ static void test_yaml_limits(void **state)
     expect("big.yaml: larger than 1048576 bytes");
     assert_int_equal(run_config("tests"), 2);
     expect("tests: is a folder, not a config file");
+    /* a sweep spec is YAML under the same limits */
+    p = write_file("deep_spec.yaml", "workloads: ", "[", 200000, "\n");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'" MW_BINARY "' sweep '%s' --store '%s/s.db'", p, dir);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("deep_spec.yaml:1:");
+    expect("nested more than 32 levels deep");
     assert_true(now_s() - t0 < 20);
 }
 
