@@ -60,6 +60,9 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"graph.bc", "graphbig", "BC: per root, BFS forward levels (atomicAdd path counts) and backward dependency sums", "tiny|small|default|paper", mw_wl_graph_bc},
     {"graph.tc", "graphbig", "TC: per-thread quicksort of neighbour lists (local stack), sorted-list intersections, atomicAdd", "tiny|small|default|paper", mw_wl_graph_tc},
     {"graph.gc", "graphbig", "GC: one launch per colour, uncoloured vertices with the largest random number win", "tiny|small|default|paper", mw_wl_graph_gc},
+
+    /* @group li */
+    {"gpgpusim.sssp", "gpgpu-sim", "SSSP (Harish & Narayanan): Kernel1 atomicMin relax of masked vertices + Kernel2 fold per iteration, weighted R-MAT graph", "tiny|small|default|paper", mw_wl_gpgpusim_sssp},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

@@ -87,4 +87,10 @@ int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struc
 int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
+/* @group li */
+int mw_wl_gpgpusim_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* gpgpusim.sssp's weight (1..10) of stored edge i of the R-MAT graph of a seed. */
+uint32_t mw_wl_gsssp_weight(uint64_t seed, uint32_t i);
+/* the li group's end */
+
 #endif
