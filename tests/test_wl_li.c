@@ -17,6 +17,10 @@
 
 #include "wlwalk.h"
 
+#define FOR_LANES(m, l)                                                                                      \
+    for (int l = 0; l < MW_WARP_SIZE; l++)                                                                   \
+        if ((m) >> l & 1u)
+
 /* Lane and instruction counts of one (kernel name, op[, pc]) selection over a whole run, the launch order, the
  * highest shared-memory byte touched, and a hash of the instruction stream. */
 #define ANY_PC UINT64_MAX
@@ -164,10 +168,146 @@ static void test_gsssp(void **state)
     check_determinism("gpgpusim.sssp", true);
 }
 
+/* ---- rodinia.mergesort ---- */
+
+struct msck {
+    struct tally *t;
+    uint64_t n, in_base, out_base, res_base;
+    uint32_t last_piv[MW_WARP_SIZE][2]; /* bucketcount: per lane the previous pivot index and loads so far */
+    uint64_t piv_loads, bad_steps;
+    uint8_t *out_seen, *pack_seen;
+    uint64_t dup, out_min, out_max, pack_stores;
+    uint64_t pass_st_lanes[40];
+    int pass, hist_rounds;
+};
+static void ms_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    struct msck *c = arg;
+    tally_cb(c->t, k, in);
+    if (strcmp(k->name, "bucketcount") == 0 && in->op == MW_OP_LD_GLOBAL && (in->pc == 0xa0 || in->pc == 0xc0)) {
+        /* pivot loads: 511 first, then idx +- 256, 128, ..., 1 */
+        FOR_LANES(in->mask, l)
+        {
+            uint32_t idx = (uint32_t)((in->addr[l] - (c->res_base)) / 4);
+            uint32_t step = c->last_piv[l][1];
+            if (in->pc == 0xa0) {
+                if (idx != 511) c->bad_steps++;
+                c->last_piv[l][1] = 1;
+            } else {
+                uint32_t jump = 256u >> (step - 1), prev = c->last_piv[l][0];
+                if (idx != prev + jump && idx + jump != prev) c->bad_steps++;
+                c->last_piv[l][1] = step + 1;
+            }
+            c->last_piv[l][0] = idx;
+            c->piv_loads++;
+        }
+    }
+    if (strcmp(k->name, "bucketsort") == 0 && in->op == MW_OP_ST_GLOBAL)
+        FOR_LANES(in->mask, l)
+        {
+            uint64_t i = (in->addr[l] - c->out_base) / 4;
+            if (i < c->out_min) c->out_min = i;
+            if (i > c->out_max) c->out_max = i;
+            if (c->out_seen[i]++) c->dup++;
+        }
+    if (strcmp(k->name, "mergepack") == 0 && in->op == MW_OP_ST_GLOBAL)
+        FOR_LANES(in->mask, l)
+        {
+            /* the final list is d_input or d_output, as the number of passes falls */
+            uint64_t i = (in->addr[l] - (in->addr[l] >= c->out_base ? c->out_base : c->in_base)) / 4;
+            if (i >= c->n || c->pack_seen[i]++) c->dup++;
+            c->pack_stores++;
+        }
+    if (strcmp(k->name, "mergeSortPass") == 0 && in->op == MW_OP_ST_GLOBAL)
+        c->pass_st_lanes[c->t->nk - 6] += (uint64_t)__builtin_popcount(in->mask);
+}
+
+static void test_mergesort(void **state)
+{
+    (void)state;
+    const uint64_t seed = 7, n = 16384;
+    /* device arrays (256 B aligned, cudaMalloc order): d_input, d_output of n + 4096 floats, d_Result1024,
+     * l_pivotpoints */
+    uint64_t lb = ((n + 4096) * 4 + 255) & ~255ull;
+    struct msck c = {.n = n, .in_base = 0x10000000ull, .out_base = 0x10000000ull + lb,
+                     .res_base = 0x10000000ull + 2 * lb + 4096, .out_min = UINT64_MAX};
+    c.t = tally_new();
+    c.out_seen = calloc(n + 4096, 1), c.pack_seen = calloc(n, 1);
+    c.t->ns = 6;
+    c.t->s[0] = (struct sel){"histogram1024Kernel", MW_OP_ATOMIC, ANY_PC, 0, 0};
+    c.t->s[1] = (struct sel){"histogram1024Kernel", MW_OP_LD_GLOBAL, ANY_PC, 0, 0};
+    c.t->s[2] = (struct sel){"histogram1024Kernel", MW_OP_LD_SHARED, 0xe0, 0, 0};
+    c.t->s[3] = (struct sel){"bucketcount", MW_OP_ST_GLOBAL, ANY_PC, 0, 0};
+    c.t->s[4] = (struct sel){"bucketsort", MW_OP_LD_GLOBAL, ANY_PC, 0, 0};
+    c.t->s[5] = (struct sel){"mergepack", MW_OP_LD_GLOBAL, ANY_PC, 0, 0};
+    struct kstat ks[6];
+    int nk = walk("rodinia.mergesort", "tiny", seed, ks, 6, ms_cb, &c);
+    const char *head[] = {"histogram1024Kernel", "bucketcount", "bucketprefixoffset", "bucketsort", "mergeSortFirst"};
+    for (int i = 0; i < 5; i++) assert_string_equal(c.t->names[i], head[i]);
+    for (int i = 5; i < nk - 1; i++) assert_string_equal(c.t->names[i], "mergeSortPass");
+    assert_string_equal(c.t->names[nk - 1], "mergepack");
+    /* histogram: 64 CTAs x 192 threads, six 1024-bin warp histograms (24 KB); every element read once; one
+     * atomicAdd per bin per CTA */
+    check_shape(&ks[0].k, 64, 1, 192, 1);
+    assert_int_equal(ks[0].k.shmem, 6 * 1024 * 4);
+    assert_int_equal(c.t->s[1].lanes, n);
+    assert_int_equal(c.t->s[0].lanes, 64 * 1024);
+    /* the collision loop runs, per warp step, as many rounds as the most frequent bin among its lanes */
+    float mn = 2, mx = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        float x = mw_wl_mergesort_value(seed, i);
+        mn = x < mn ? x : mn, mx = x > mx ? x : mx;
+    }
+    uint64_t rounds = 0;
+    for (uint64_t base = 0; base < n; base += 32) {
+        uint32_t bins[32], most = 0;
+        for (int l = 0; l < 32; l++)
+            bins[l] = (uint32_t)((mw_wl_mergesort_value(seed, (uint32_t)(base + l)) - mn) / (mx - mn) * 1024.0f) & 0x3ffu;
+        for (int l = 0; l < 32; l++) {
+            uint32_t m = 0;
+            for (int j = 0; j < 32; j++) m += bins[j] == bins[l];
+            most = m > most ? m : most;
+        }
+        rounds += most;
+    }
+    assert_int_equal(c.t->s[2].insts, rounds);
+    /* bucketcount: ceil(n / (32 * 128)) = 4 CTAs of one warp, a 1024-word counter each; per element the input
+     * and 10 pivot loads (511, then +-256 ... +-1), one indice store; 1024 prefix stores per CTA */
+    check_shape(&ks[1].k, 4, 1, 32, 1);
+    assert_int_equal(ks[1].k.shmem, 4096);
+    assert_int_equal(c.piv_loads, 10 * n);
+    assert_int_equal(c.bad_steps, 0);
+    assert_int_equal(at(&ks[1], 0xa0)->max_lines, 1); /* every lane reads pivot 511 */
+    assert_int_equal(c.t->s[3].lanes, n + 4 * 1024);
+    check_shape(&ks[2].k, 8, 1, 128, 1);
+    /* bucketsort: every element scattered once to its own slot; the buckets' padding adds at most 3 per bucket */
+    assert_int_equal(c.t->s[4].lanes, 2 * n + 2 * 4 * 1024); /* l_offsets and prefix, 1024 each per CTA; input, indice per element */
+    assert_int_equal(c.dup, 0);
+    assert_true(c.out_max + 1 - c.out_min >= n && c.out_max < n + 3 * 1024);
+    /* mergeSortFirst: one float4 per thread, 16 B lanes: 4 lines per warp access */
+    assert_int_equal(at(&ks[4], 0x30)->max_lines, 4);
+    assert_int_equal(at(&ks[4], 0xe0)->max_lines, 4);
+    /* each pass writes every float4 of the padded list once; the passes double the run length until one thread
+     * covers the largest bucket */
+    uint64_t list4 = ks[4].k.grid[0] * 256ull; /* upper bound */
+    for (int i = 5; i < nk - 1; i++) {
+        assert_true(c.pass_st_lanes[i - 5] * 4 >= n && c.pass_st_lanes[i - 5] <= list4);
+        assert_int_equal(c.pass_st_lanes[i - 5], c.pass_st_lanes[0]);
+    }
+    assert_true(nk - 6 >= 2);
+    /* mergepack: n elements read and written once, to exactly [0, n) */
+    assert_int_equal(c.t->s[5].lanes, n);
+    assert_int_equal(c.pack_stores, n);
+    assert_int_equal(c.t->shmax, 6 * 1024 * 4);
+    free(c.t), free(c.out_seen), free(c.pack_seen);
+    check_determinism("rodinia.mergesort", true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gsssp),
+        cmocka_unit_test(test_mergesort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

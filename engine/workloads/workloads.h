@@ -91,6 +91,9 @@ int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struc
 int mw_wl_gpgpusim_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* gpgpusim.sssp's weight (1..10) of stored edge i of the R-MAT graph of a seed. */
 uint32_t mw_wl_gsssp_weight(uint64_t seed, uint32_t i);
+int mw_wl_rodinia_mergesort(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* rodinia.mergesort's element i of a seed's list, in [0, 1). */
+float mw_wl_mergesort_value(uint64_t seed, uint32_t i);
 /* the li group's end */
 
 #endif
