@@ -29,6 +29,7 @@ struct sel {
     uint8_t op;
     uint64_t pc;
     uint64_t lanes, insts;
+    int only; /* 0: every launch; k: launch k - 1 only */
 };
 struct tally {
     struct sel s[10];
@@ -48,7 +49,8 @@ static void tally_cb(void *arg, const struct mw_kernel *k, const struct mw_inst 
     }
     for (int i = 0; i < t->ns; i++) {
         struct sel *s = &t->s[i];
-        if (strcmp(k->name, s->kname) == 0 && in->op == s->op && (s->pc == ANY_PC || in->pc == s->pc))
+        if (strcmp(k->name, s->kname) == 0 && in->op == s->op && (s->pc == ANY_PC || in->pc == s->pc) &&
+            (!s->only || walk_kernel + 1 == (uint32_t)s->only))
             s->lanes += (uint64_t)__builtin_popcount(in->mask), s->insts++;
     }
     t->hash = t->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
@@ -138,11 +140,11 @@ static void test_gsssp(void **state)
 
     struct tally *t = tally_new();
     t->ns = 5;
-    t->s[0] = (struct sel){"DijkstraKernel1", MW_OP_ATOMIC, ANY_PC, 0, 0};
-    t->s[1] = (struct sel){"DijkstraKernel2", MW_OP_ST_GLOBAL, 0x50, 0, 0};
-    t->s[2] = (struct sel){"DijkstraKernel1", MW_OP_ST_GLOBAL, ANY_PC, 0, 0};
-    t->s[3] = (struct sel){"DijkstraKernel1", MW_OP_LD_GLOBAL, 0x90, 0, 0};
-    t->s[4] = (struct sel){"DijkstraKernel2", MW_OP_ST_GLOBAL, 0x90, 0, 0};
+    t->s[0] = (struct sel){"DijkstraKernel1", MW_OP_ATOMIC, ANY_PC, 0, 0, 0};
+    t->s[1] = (struct sel){"DijkstraKernel2", MW_OP_ST_GLOBAL, 0x50, 0, 0, 0};
+    t->s[2] = (struct sel){"DijkstraKernel1", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[3] = (struct sel){"DijkstraKernel1", MW_OP_LD_GLOBAL, 0x90, 0, 0, 0};
+    t->s[4] = (struct sel){"DijkstraKernel2", MW_OP_ST_GLOBAL, 0x90, 0, 0, 0};
     struct kstat ks[2];
     int nk = walk("gpgpusim.sssp", "tiny", seed, ks, 2, tally_cb, t);
     assert_int_equal(nk, 2 * iters);
@@ -234,12 +236,12 @@ static void test_mergesort(void **state)
     c.t = tally_new();
     c.out_seen = calloc(n + 4096, 1), c.pack_seen = calloc(n, 1);
     c.t->ns = 6;
-    c.t->s[0] = (struct sel){"histogram1024Kernel", MW_OP_ATOMIC, ANY_PC, 0, 0};
-    c.t->s[1] = (struct sel){"histogram1024Kernel", MW_OP_LD_GLOBAL, ANY_PC, 0, 0};
-    c.t->s[2] = (struct sel){"histogram1024Kernel", MW_OP_LD_SHARED, 0xe0, 0, 0};
-    c.t->s[3] = (struct sel){"bucketcount", MW_OP_ST_GLOBAL, ANY_PC, 0, 0};
-    c.t->s[4] = (struct sel){"bucketsort", MW_OP_LD_GLOBAL, ANY_PC, 0, 0};
-    c.t->s[5] = (struct sel){"mergepack", MW_OP_LD_GLOBAL, ANY_PC, 0, 0};
+    c.t->s[0] = (struct sel){"histogram1024Kernel", MW_OP_ATOMIC, ANY_PC, 0, 0, 0};
+    c.t->s[1] = (struct sel){"histogram1024Kernel", MW_OP_LD_GLOBAL, ANY_PC, 0, 0, 0};
+    c.t->s[2] = (struct sel){"histogram1024Kernel", MW_OP_LD_SHARED, 0xe0, 0, 0, 0};
+    c.t->s[3] = (struct sel){"bucketcount", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    c.t->s[4] = (struct sel){"bucketsort", MW_OP_LD_GLOBAL, ANY_PC, 0, 0, 0};
+    c.t->s[5] = (struct sel){"mergepack", MW_OP_LD_GLOBAL, ANY_PC, 0, 0, 0};
     struct kstat ks[6];
     int nk = walk("rodinia.mergesort", "tiny", seed, ks, 6, ms_cb, &c);
     const char *head[] = {"histogram1024Kernel", "bucketcount", "bucketprefixoffset", "bucketsort", "mergeSortFirst"};
@@ -303,11 +305,113 @@ static void test_mergesort(void **state)
     check_determinism("rodinia.mergesort", true);
 }
 
+/* ---- lonestar.sp ---- */
+
+/* SP on the formula of a seed (N variables, M clauses, 3 literals), from eta drawn as the model draws them: the
+ * number of calc_pi_values/update_eta pairs until max eps <= 0.01 (nothing satisfied yet). */
+static int sp_iterations(uint64_t seed, uint32_t N, uint32_t M)
+{
+    uint32_t E = 3 * M, *var = malloc(E * 4);
+    bool *neg = malloc(E);
+    float *eta = malloc(E * 4), *p0 = malloc(E * 4), *ps = malloc(E * 4), *pu = malloc(E * 4);
+    for (uint32_t c = 0; c < M; c++)
+        for (int k = 0; k < 3; k++) mw_wl_sp_literal(seed, N, c, k, &var[3 * c + k], &neg[3 * c + k]);
+    /* the model's eta draw: splitmix64 from seed ^ "etaEtaEt", top 24 bits */
+    uint64_t z = seed ^ 0x6574614574614574ull;
+    for (uint32_t e = 0; e < E; e++) {
+        uint64_t x = (z += 0x9e3779b97f4a7c15ull);
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        eta[e] = (float)((x ^ (x >> 31)) >> 40) / (float)(1u << 24);
+    }
+    int it = 0;
+    float maxeps;
+    do {
+        for (uint32_t e = 0; e < E; e++) { /* over the other clauses b of variable var[e] */
+            float a0 = 1, vs = 1, vu = 1;
+            for (uint32_t f = 0; f < E; f++) {
+                if (var[f] != var[e] || f / 3 == e / 3) continue;
+                a0 *= 1 - eta[f];
+                if (neg[f] == neg[e]) vs *= 1 - eta[f];
+                else vu *= 1 - eta[f];
+            }
+            p0[e] = a0, pu[e] = (1 - vu) * vs, ps[e] = (1 - vs) * vu;
+        }
+        maxeps = 0;
+        for (uint32_t e = 0; e < E; e++) {
+            float ne = 1;
+            for (uint32_t f = e / 3 * 3; f < e / 3 * 3 + 3; f++)
+                if (f != e) ne *= pu[f] / (p0[f] + ps[f] + pu[f]);
+            if (fabsf(ne - eta[e]) > maxeps) maxeps = fabsf(ne - eta[e]);
+            eta[e] = ne;
+        }
+        it++;
+    } while (maxeps > 0.01f && it <= 1000);
+    free(var), free(neg), free(eta), free(p0), free(ps), free(pu);
+    return it;
+}
+
+static void test_sp(void **state)
+{
+    (void)state;
+    const uint64_t seed = 2;
+    const uint32_t N = 250, M = 950, E = 3 * M;
+    int it = sp_iterations(seed, N, M);
+    assert_true(it > 3 && it < 1000);
+    /* hand count for the first calc_pi_values (nothing satisfied): edge a -> j reads the eta of every other edge
+     * of variable j: sum over variables of deg (deg - 1); update_eta reads pi_0, pi_S, pi_U of the 2 other edges
+     * of its clause */
+    uint32_t *deg = calloc(N, 4);
+    for (uint32_t c = 0; c < M; c++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t v;
+            bool ng;
+            mw_wl_sp_literal(seed, N, c, k, &v, &ng);
+            deg[v]++;
+        }
+    uint64_t pairs = 0;
+    for (uint32_t v = 0; v < N; v++) pairs += (uint64_t)deg[v] * (deg[v] ? deg[v] - 1 : 0);
+    struct tally *t = tally_new();
+    t->ns = 7;
+    t->s[0] = (struct sel){"calc_pi_values", MW_OP_LD_GLOBAL, 0x130, 0, 0, 1};
+    t->s[1] = (struct sel){"update_eta", MW_OP_LD_GLOBAL, 0x140, 0, 0, 2};
+    t->s[6] = (struct sel){"calc_pi_values", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 1};
+    t->s[2] = (struct sel){"update_bias", MW_OP_ATOMIC, 0x220, 0, 0, 0};
+    t->s[3] = (struct sel){"decimate_2", MW_OP_ST_GLOBAL, 0x60, 0, 0, 0};
+    t->s[4] = (struct sel){"update_eta", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[5] = (struct sel){"calc_pi_values", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    struct kstat ks[3];
+    int nk = walk("lonestar.sp", "tiny", seed, ks, 3, tally_cb, t);
+    /* converge: it pairs; update_bias; decimate_2 (this seed is not paramagnetic); converge again (the cap) */
+    for (int i = 0; i < it; i++) {
+        assert_string_equal(t->names[2 * i], "calc_pi_values");
+        assert_string_equal(t->names[2 * i + 1], "update_eta");
+    }
+    assert_string_equal(t->names[2 * it], "update_bias");
+    assert_string_equal(t->names[2 * it + 1], "decimate_2");
+    assert_true(nk > 2 * it + 3 && (nk - 2 * it - 2) % 2 == 0);
+    /* the first launch's eta loads; the first update_eta's pi_0 loads; the first launch's pi stores */
+    assert_int_equal(t->s[0].lanes, pairs);
+    assert_int_equal(t->s[1].lanes, 2 * E);
+    assert_int_equal(t->s[6].lanes, 3 * E);
+    assert_int_equal(t->s[2].lanes, N);       /* one atomicAdd(bias_len) per unsatisfied variable */
+    assert_int_equal(t->s[3].lanes, N / 100); /* canfix = 1 % of the variables */
+    /* per launch the stores of every unsatisfied edge: 3 pi arrays, 1 eta */
+    assert_true(t->s[5].lanes >= 3ull * E * it && t->s[4].lanes >= (uint64_t)E * it);
+    check_shape(&ks[0].k, 45, 1, 384, 1);
+    check_shape(&ks[1].k, 45, 1, 384, 1);
+    assert_int_equal(at(&ks[0], 0x30)->max_lines, 1); /* ed.dst[edndx]: 32 consecutive ints */
+    assert_int_equal(at(&ks[1], 0x200)->max_lines, 1); /* ed.eta[edndx] store */
+    free(deg), free(t);
+    check_determinism("lonestar.sp", true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gsssp),
         cmocka_unit_test(test_mergesort),
+        cmocka_unit_test(test_sp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
