@@ -12,7 +12,8 @@
  * decimated variables and satisfied clauses. Not modelled: cub's radix sort of the bias list (library kernels);
  * update_bias's atomicAdd slots are given in variable order; decimate_2 sees the clause flags as they were when it
  * started; update_eta's early exit on a zero sum is not taken (the host counts such sums: none on these inputs).
- * The number of decimation rounds simulated is capped per size (the whole solve is tens of rounds). */
+ * The number of decimation rounds simulated is capped per size (the whole solve is tens of rounds, each of tens of
+ * converge iterations): tiny to default run one round (converge, update_bias, decimate_2), paper up to 100. */
 #include "wl_graph.h"
 
 #include <math.h>
@@ -116,7 +117,7 @@ static int sp_host(struct sp *s, uint64_t seed, uint32_t maxrounds)
     s->clsat[0] = calloc(M, 1), s->vsat[0] = calloc(N, 1);
     if (!s->clsat[0] || !s->vsat[0]) goto out;
     uint32_t canfix = N / 100 ? N / 100 : 1;
-    for (uint32_t r = 0;; r++) {
+    for (uint32_t r = 0; r < maxrounds; r++) {
         const uint8_t *cs = s->clsat[r], *vs = s->vsat[r];
         /* converge */
         float maxeps;
@@ -159,7 +160,7 @@ static int sp_host(struct sp *s, uint64_t seed, uint32_t maxrounds)
                 eta[e] = ne;
             }
         } while (maxeps > SP_EPS && it++ < 1000);
-        if (maxeps > SP_EPS || r == maxrounds) break; /* unconverged: the program exits; or the cap */
+        if (maxeps > SP_EPS) break; /* unconverged: the program exits */
         /* update_bias */
         struct sp_launch *B = push(s, K_BIAS, r);
         if (!B || !(B->slot = calloc(N, 4))) goto out;
