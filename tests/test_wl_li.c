@@ -35,7 +35,7 @@ struct tally {
     struct sel s[10];
     int ns;
     uint64_t hash, shmax;
-    char names[4096][24]; /* launch order */
+    char names[4096][40]; /* launch order */
     int nk;
     uint32_t last_id;
     bool started;
@@ -44,7 +44,7 @@ static void tally_cb(void *arg, const struct mw_kernel *k, const struct mw_inst 
 {
     struct tally *t = arg;
     if ((!t->started || k->id != t->last_id) && t->nk < 4096) {
-        snprintf(t->names[t->nk++], sizeof t->names[0], "%.23s", k->name);
+        snprintf(t->names[t->nk++], sizeof t->names[0], "%.39s", k->name);
         t->last_id = k->id, t->started = true;
     }
     for (int i = 0; i < t->ns; i++) {
@@ -406,12 +406,87 @@ static void test_sp(void **state)
     check_determinism("lonestar.sp", true);
 }
 
+/* ---- lonestar.pta ---- */
+
+static uint64_t t_splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void test_pta(void **state)
+{
+    (void)state;
+    const uint64_t seed = 3;
+    const uint32_t V = 512, W = 60 * 8;
+    struct mw_graph g;
+    assert_int_equal(mw_wl_graph_rmat(V, 4096, seed, &g), 0);
+    /* difference propagation over the copy edges v -> z (z > v a neighbour) from x = &o for every fourth x: per
+     * iteration the variables whose next difference set is not empty */
+    uint8_t *pts = calloc(V * V, 1), *cur = calloc(V * V, 1), *nxt = calloc(V * V, 1);
+    uint64_t z = seed ^ 0x707461ull;
+    for (uint32_t v = 0; v < V; v += 4) {
+        uint32_t o = (uint32_t)(t_splitmix(&z) % V);
+        pts[v * V + o] = cur[v * V + o] = 1;
+    }
+    int iters = 0;
+    uint64_t active = 0;
+    for (;;) {
+        bool any = false;
+        for (uint32_t i = 0; i < V * V && !any; i++) any = cur[i];
+        if (!any) break;
+        iters++;
+        for (uint32_t x = 0; x < V; x++)
+            for (uint32_t i = g.row[x]; i < g.row[x + 1]; i++)
+                if (g.col[i] > x)
+                    for (uint32_t o = 0; o < V; o++) nxt[g.col[i] * V + o] |= cur[x * V + o];
+        for (uint32_t v = 0; v < V; v++) {
+            bool a = false;
+            for (uint32_t o = 0; o < V; o++) {
+                a |= nxt[v * V + o];
+                cur[v * V + o] = nxt[v * V + o] && !pts[v * V + o];
+                pts[v * V + o] |= cur[v * V + o];
+                nxt[v * V + o] = 0;
+            }
+            active += a;
+        }
+    }
+    assert_true(iters >= 3);
+    struct tally *t = tally_new();
+    t->ns = 3;
+    t->s[0] = (struct sel){"copyInv_loadInv_store2storeInv", MW_OP_ATOMIC, 0x0, 0, 0, 1};
+    t->s[1] = (struct sel){"updatePtsInformation", MW_OP_ST_GLOBAL, 0xd0, 0, 0, 0};
+    t->s[2] = (struct sel){"updatePtsInformation", MW_OP_ATOMIC, 0x0, 0, 0, 0};
+    struct kstat ks[2];
+    int nk = walk("lonestar.pta", "tiny", seed, ks, 2, tally_cb, t);
+    assert_int_equal(nk, 2 * iters);
+    for (int i = 0; i < nk; i++)
+        assert_string_equal(t->names[i], i % 2 ? "updatePtsInformation" : "copyInv_loadInv_store2storeInv");
+    /* every warp takes variables until the worklist runs out: V grabs that get a variable, one more per warp */
+    assert_int_equal(t->s[0].lanes, V + W);
+    assert_int_equal(t->s[2].lanes, (uint64_t)iters * (V + W));
+    /* the next difference's head reset: once per variable that had a non-empty next difference */
+    assert_int_equal(t->s[1].lanes, active);
+    /* 60 CTAs of (32, 8); each element access is one 128 B line */
+    check_shape(&ks[0].k, 60, 1, 32, 8);
+    assert_int_equal(at(&ks[0], 0x60)->max_lines, 1);
+    assert_int_equal(at(&ks[0], 0xa0)->max_lines, 1);
+    assert_int_equal(at(&ks[0], 0xf0)->max_lines, 1);
+    assert_int_equal(at(&ks[1], 0x60)->max_lines, 1);
+    free(pts), free(cur), free(nxt), free(t);
+    mw_wl_graph_free(&g);
+    check_determinism("lonestar.pta", true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gsssp),
         cmocka_unit_test(test_mergesort),
         cmocka_unit_test(test_sp),
+        cmocka_unit_test(test_pta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

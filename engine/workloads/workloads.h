@@ -97,6 +97,7 @@ float mw_wl_mergesort_value(uint64_t seed, uint32_t i);
 int mw_wl_lonestar_sp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* lonestar.sp's formula: literal k of clause c (of N variables) is variable *var, negated if *neg. */
 void mw_wl_sp_literal(uint64_t seed, uint32_t N, uint32_t c, int k, uint32_t *var, bool *neg);
+int mw_wl_lonestar_pta(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* the li group's end */
 
 #endif
