@@ -480,6 +480,36 @@ static void test_pta(void **state)
     check_determinism("lonestar.pta", true);
 }
 
+/* ---- rodinia.nn ---- */
+
+static void test_nn(void **state)
+{
+    (void)state;
+    struct tally *t = tally_new();
+    t->ns = 3;
+    t->s[0] = (struct sel){"euclid", MW_OP_LD_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[1] = (struct sel){"euclid", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[2] = (struct sel){"euclid", MW_OP_SFU, ANY_PC, 0, 0, 0};
+    struct kstat ks[1];
+    assert_int_equal(walk("rodinia.nn", "tiny", 1, ks, 1, tally_cb, t), 1);
+    /* 4096 records in 16 blocks of 256; two loads (lat, lng), one sqrt and one store per record */
+    check_shape(&ks[0].k, 16, 1, 256, 1);
+    assert_int_equal(t->s[0].lanes, 2 * 4096);
+    assert_int_equal(t->s[1].lanes, 4096);
+    assert_int_equal(t->s[2].lanes, 4096);
+    assert_int_equal(ks[0].thread_loads0, 2);
+    /* 8-byte records: a warp's lat (or lng) loads cover 256 B = 2 lines; the 4-byte distances one line */
+    assert_int_equal(at(&ks[0], PRO(3))->max_lines, 2);
+    assert_int_equal(at(&ks[0], PRO(4))->max_lines, 2);
+    assert_int_equal(at(&ks[0], PRO(11))->max_lines, 1);
+    /* default: Rodinia's 42,764 records, the last block partly idle */
+    struct mw_kernel kk[1];
+    assert_int_equal(shapes("rodinia.nn", "default", kk, 1), 1);
+    check_shape(&kk[0], 168, 1, 256, 1);
+    free(t);
+    check_determinism("rodinia.nn", false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_mergesort),
         cmocka_unit_test(test_sp),
         cmocka_unit_test(test_pta),
+        cmocka_unit_test(test_nn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
