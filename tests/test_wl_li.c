@@ -54,7 +54,7 @@ static void tally_cb(void *arg, const struct mw_kernel *k, const struct mw_inst 
             s->lanes += (uint64_t)__builtin_popcount(in->mask), s->insts++;
     }
     t->hash = t->hash * 1099511628211ull ^ in->pc ^ (uint64_t)in->mask << 20 ^ in->op;
-    if (mw_op_is_mem(in->op))
+    if (mw_op_is_mem(in->op) && in->op != MW_OP_LD_CONST) /* constant loads carry no address */
         for (int l = 0; l < MW_WARP_SIZE; l++)
             if (in->mask >> l & 1u) {
                 t->hash = t->hash * 31 + in->addr[l];
@@ -510,6 +510,57 @@ static void test_nn(void **state)
     check_determinism("rodinia.nn", false);
 }
 
+/* ---- rodinia.leukocyte ---- */
+
+static void test_leukocyte(void **state)
+{
+    (void)state;
+    const int64_t m = 64, n = 64; /* tiny: a 64 x 64 gradient image */
+    struct tally *t = tally_new();
+    t->ns = 5;
+    t->s[0] = (struct sel){"GICOV_kernel", MW_OP_LD_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[1] = (struct sel){"GICOV_kernel", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[2] = (struct sel){"GICOV_kernel", MW_OP_LD_CONST, ANY_PC, 0, 0, 0};
+    t->s[3] = (struct sel){"dilate_kernel", MW_OP_LD_GLOBAL, ANY_PC, 0, 0, 0};
+    t->s[4] = (struct sel){"dilate_kernel", MW_OP_ST_GLOBAL, ANY_PC, 0, 0, 0};
+    struct kstat ks[2];
+    assert_int_equal(walk("rodinia.leukocyte", "tiny", 1, ks, 2, tally_cb, t), 2);
+    /* GICOV: blocks = n - 2 MaxR, threads = m - 2 MaxR (MaxR = 22); per pixel 7 circles x 150 points, two
+     * gradient fetches and four constant loads (tX, tY, cos, sin) each; one store */
+    check_shape(&ks[0].k, 20, 1, 20, 1);
+    assert_int_equal(t->s[0].lanes, 20 * 20 * 7 * 150 * 2);
+    assert_int_equal(t->s[2].lanes, 20 * 20 * 7 * 150 * 4);
+    assert_int_equal(t->s[1].lanes, 20 * 20);
+    assert_int_equal(ks[0].thread_loads0, 7 * 150 * 2);
+    /* dilate: round(m n / 176) blocks of 176; per thread (i = tid % m, j = tid / m) a strel fetch for every
+     * element whose row and column are inside the image, an image fetch where the disk (radius 12) is set */
+    uint32_t blocks = (uint32_t)((double)(m * n) / 176 + 0.5);
+    check_shape(&ks[1].k, blocks, 1, 176, 1);
+    uint64_t loads = 0;
+    for (int64_t tid = 0; tid < (int64_t)blocks * 176; tid++) {
+        int64_t i = tid % m, j = tid / m;
+        for (int a = 0; a < 25; a++) {
+            int64_t y = i - 12 + a;
+            if (y < 0 || y >= m) continue;
+            for (int b = 0; b < 25; b++) {
+                int64_t x = j - 12 + b;
+                if (x < 0 || x >= n) continue;
+                loads += 1 + ((a - 12) * (a - 12) + (b - 12) * (b - 12) <= 144);
+            }
+        }
+    }
+    assert_int_equal(t->s[3].lanes, loads);
+    assert_int_equal(t->s[4].lanes, (uint64_t)blocks * 176);
+    /* dilated[i * img_n + j]: a warp's 32 rows of one column, 32 lines */
+    const struct pcstat *stp = NULL;
+    for (int q = 0; q < ks[1].npc; q++)
+        if (ks[1].pc[q].op == MW_OP_ST_GLOBAL) stp = &ks[1].pc[q];
+    assert_non_null(stp);
+    assert_int_equal(stp->max_lines, 32);
+    free(t);
+    check_determinism("rodinia.leukocyte", false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_sp),
         cmocka_unit_test(test_pta),
         cmocka_unit_test(test_nn),
+        cmocka_unit_test(test_leukocyte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

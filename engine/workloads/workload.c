@@ -67,6 +67,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"lonestar.sp", "lonestar", "SP survey propagation: calc_pi_values + update_eta until converged, update_bias, decimate_2 per round, random 3-SAT", "tiny|small|default|paper", mw_wl_lonestar_sp},
     {"lonestar.pta", "lonestar", "PTA Andersen points-to (copy rule): copyInv unions of difference sets + updatePtsInformation per iteration, 32-word elements, warp per variable", "tiny|small|default|paper", mw_wl_lonestar_pta},
     {"rodinia.nn", "rodinia", "NN: euclid, one thread per 8-byte (lat, lng) record, distance to the query point", "tiny|small|default|paper", mw_wl_rodinia_nn},
+    {"rodinia.leukocyte", "rodinia", "LEUKOCYTE detection: GICOV_kernel (7 circles x 150 points per pixel) + dilate_kernel (25x25 disk max); IMGVF tracking not modelled", "tiny|small|default|paper", mw_wl_rodinia_leukocyte},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

@@ -99,6 +99,7 @@ int mw_wl_lonestar_sp(struct mw_workload *w, const char *size, uint64_t seed, st
 void mw_wl_sp_literal(uint64_t seed, uint32_t N, uint32_t c, int k, uint32_t *var, bool *neg);
 int mw_wl_lonestar_pta(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_rodinia_nn(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_leukocyte(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* the li group's end */
 
 #endif
