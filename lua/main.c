@@ -45,6 +45,7 @@ static void usage(FILE *f)
           "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n"
           "  moonwarp trace-info DIR|kernelslist.g                    per-kernel counts of a trace\n"
           "  moonwarp sweep SPEC.yaml [--store DB] [--jobs N] [--out DIR]   a sweep from a YAML spec\n"
+          "           [--backend slurm --shared DIR [--partition P] [--time T] [--wait] ...] (docs/sweeps.md)\n"
           "  moonwarp results DB [--csv] [--stats a,b,...]                  what a results store holds\n"
           "  moonwarp SCRIPT.lua [args]    run a Lua script (require \"moonwarp\")\n"
           "  moonwarp                      the interactive Lua REPL\n",
@@ -292,6 +293,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "trace")) return mw_cmd_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep")) return mw_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "results")) return mw_cmd_results(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep-task")) return mw_cmd_sweep_task(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace-info")) return mw_cmd_trace_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);

@@ -87,6 +87,17 @@ int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struc
 int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 
+/* @group sdk */
+int mw_wl_sdk_vectoradd(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_scalarprod(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_blackscholes(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_reduction(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_transpose(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_convsep(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_sdk_histogram(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* Byte b of sdk.histogram's input for a seed. */
+uint32_t mw_wl_histogram_byte(uint64_t seed, uint64_t b);
+
 /* @group li */
 int mw_wl_gpgpusim_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* gpgpusim.sssp's weight (1..10) of stored edge i of the R-MAT graph of a seed. */
