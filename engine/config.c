@@ -710,19 +710,28 @@ static int check_depth(const unsigned char *buf, size_t len, const char *path, s
     return rc;
 }
 
-int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e)
 {
+    *text = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    unsigned char *text = NULL; /* read_capped's: freed here, also after its errors */
-    size_t text_len = 0;
-    int crc = read_capped(path, f, &text, &text_len, e);
+    int rc = read_capped(path, f, text, len, e);
     fclose(f);
-    if (!crc) crc = check_depth(text, text_len, path, e);
-    if (crc) {
-        free(text);
-        return crc;
+    if (!rc) rc = check_depth(*text, *len, path, e);
+    if (rc) {
+        free(*text);
+        *text = NULL;
     }
+    return rc;
+}
+
+int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+{
+    unsigned char *text;
+    size_t text_len;
+    int crc = mw_yaml_read(path, &text, &text_len, e);
+    if (crc) return crc;
     struct mw_config *tmp = malloc(sizeof *tmp);
     yaml_parser_t parser;
     if (!tmp || !yaml_parser_initialize(&parser)) {
@@ -837,16 +846,12 @@ __attribute__((format(printf, 4, 5))) static int vfail(const struct mw_config *c
 {
     const char *file = c->source[0] ? c->source : NULL;
     int line = 0, col = 0;
-    for (const int *f = fields; *f >= 0; f++) {
+    /* a --set among the fields first: the user's last change is what made a consistent file inconsistent */
+    for (const int *f = fields; *f >= 0 && !line; f++)
+        if (c->origin[*f].kind == MW_ORIGIN_SET) file = SET_FILE, line = 1, col = c->origin[*f].col;
+    for (const int *f = fields; *f >= 0 && !line; f++) {
         const struct mw_cfg_origin *o = &c->origin[*f];
-        if (o->kind == MW_ORIGIN_FILE && o->line > 0) {
-            line = o->line, col = o->col;
-            break;
-        }
-        if (o->kind == MW_ORIGIN_SET) {
-            file = SET_FILE, line = 1, col = o->col;
-            break;
-        }
+        if (o->kind == MW_ORIGIN_FILE && o->line > 0) line = o->line, col = o->col;
     }
     va_list ap;
     va_start(ap, fmt);

@@ -194,6 +194,13 @@ static void test_yaml_limits(void **state)
     expect("big.yaml: larger than 1048576 bytes");
     assert_int_equal(run_config("tests"), 2);
     expect("tests: is a folder, not a config file");
+    /* a sweep spec is YAML under the same limits */
+    p = write_file("deep_spec.yaml", "workloads: ", "[", 200000, "\n");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'" MW_BINARY "' sweep '%s' --store '%s/s.db'", p, dir);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("deep_spec.yaml:1:");
+    expect("nested more than 32 levels deep");
     assert_true(now_s() - t0 < 20);
 }
 
@@ -209,12 +216,43 @@ static void test_trace_line(void **state)
     expect("kernel-1.traceg:3:1: a line longer than 1048576 bytes");
 }
 
+/* The command line: out-of-range --seed and --max-cycles were accepted (assigned after validation); an --out
+ * that is a file was found after the whole run; a --set that broke a cross-field rule was blamed on the YAML
+ * line it overrode; list commands ignored extra arguments. */
+static void test_cli(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    const char *base = "'" MW_BINARY "' run " CFG "--workload micro.stream --size tiny ";
+    snprintf(cmd, sizeof cmd, "%s--out '%s' --seed 99999999999", base, dir);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("--seed: 99999999999 is out of range 0..4294967295");
+    snprintf(cmd, sizeof cmd, "%s--out '%s' --max-cycles 9999999999999999", base, dir);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("--max-cycles: 9999999999999999 is out of range 0..1000000000000000");
+    const char *f = write_file("not_a_folder", "x", "", 0, "");
+    snprintf(cmd, sizeof cmd, "%s--out '%s' --set sim.watchdog_cycles=5", base, f);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("--out: ");
+    expect("exists and is not a folder");
+    assert_true(strstr(out, "speed:") == NULL); /* refused before the run */
+    snprintf(cmd, sizeof cmd, "%s--out '%s' --set l1d.assoc=3", base, dir);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("--set:1:11: l1d.size_bytes: 16384 is not a whole number of sets");
+    static const char *const lists[] = {"list-policies", "list-workloads", "list-configs", "list-stats"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "'" MW_BINARY "' %s extra", lists[i]);
+        assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+        expect("takes no arguments, got 'extra'");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_wide),    cmocka_unit_test(test_gc_refused),   cmocka_unit_test(test_top_level_loop),
         cmocka_unit_test(test_pattern),        cmocka_unit_test(test_memory_ceiling), cmocka_unit_test(test_victim_never),
-        cmocka_unit_test(test_cta_zero),       cmocka_unit_test(test_script_escapes), cmocka_unit_test(test_yaml_limits), cmocka_unit_test(test_trace_line),
+        cmocka_unit_test(test_cta_zero),       cmocka_unit_test(test_script_escapes), cmocka_unit_test(test_yaml_limits), cmocka_unit_test(test_trace_line), cmocka_unit_test(test_cli),
     };
     if (rc_tmpdir(dir, sizeof dir, "mw_hostile")) return 1;
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
