@@ -246,8 +246,9 @@ static void test_preset_oaws(void **state)
     assert_int_equal(c->l1d.mshr_entries, 32);
     assert_int_equal(c->dram.queue_size, 32);
     assert_int_equal(mw_l1d_sets(c), 32);
+    assert_int_equal(c->l1d.index, MW_IDX_FERMI_HASH);
     static const char *const changed[] = {"gpu.n_sms", "l1d.size_bytes", "l1d.assoc", "l1d.alloc", "dram.queue_size",
-                                          NULL};
+                                          "l1d.index", NULL};
     expect_rest_default(c, changed);
     assert_string_equal(c->policy[MW_PT_WARP_SCHED].impl, "gto");
     free(c);
