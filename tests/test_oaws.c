@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "runcmd.h"
 #include "simrun.h"
 
 #define OAWS_CFG "experiments/configs/oaws.yaml"
@@ -339,6 +340,20 @@ static void test_mascar_saturation(void **st)
     mw_sim_destroy(s);
 }
 
+/* The Lua twin of static OAWS (tests/lua/pol_oaws.lua) gives every counter of the C policy, `held` included, on
+ * ATAX, BFS and MVT at SMR 25 % (tests/lua/oaws_twin.lua compares them and fails on any difference). */
+static void test_lua_twin(void **st)
+{
+    (void)st;
+    static char out[1 << 14];
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/oaws_twin.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  oaws twin polybench.atax   smr 0.50"));
+    assert_non_null(strstr(out, "ok  oaws twin polybench.mvt    smr 0.25"));
+    assert_non_null(strstr(out, "counters compared"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_ocw_walk),            cmocka_unit_test(test_atax_assoc_sensitive),
         cmocka_unit_test(test_ccws_scores),         cmocka_unit_test(test_ccws_throttles),
         cmocka_unit_test(test_swl_limit),           cmocka_unit_test(test_mascar_saturation),
+        cmocka_unit_test(test_lua_twin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

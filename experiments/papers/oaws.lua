@@ -4,14 +4,16 @@
 --   Fig 10  fully cached loads (no L1D miss) per class, from a neutral load_done observer
 --   Fig 12  static OAWS's SMR sweep, Fig 13 MSHRs 32/48/64/96, Fig 14 allocate-on-fill vs on-miss
 --   motivation: LD/ST MSHR-stall share of cycles, scheduler slots stalled on LD/ST, fully cached loads (GTO)
--- Usage: moonwarp experiments/papers/oaws.lua OUTDIR [quick|full|swl-sweep]
---   quick: small inputs (tiny for the four slowest models), SMR in 25 % steps; full: the paper-size inputs, SMR in
---   5 % steps; swl-sweep: the SWL limit sweep that finds each benchmark's best limit (prints a table to paste into
+-- Usage: moonwarp experiments/papers/oaws.lua OUTDIR [quick|default|full|swl-sweep] [LABEL,LABEL,...]
+--   quick: small inputs (tiny for the four slowest models), SMR in 25 % steps; default: the default-size inputs, Fig 8,
+--   Fig 10 and the motivation only; full: the paper-size inputs, SMR in 5 % steps; LABELs (ATAX,BICG,...) restrict
+--   the benchmarks; swl-sweep: the SWL limit sweep that finds each benchmark's best limit (prints a table to paste into
 --   SWL_BEST). Runs are kept in OUTDIR/results.db: a rerun continues where it stopped.
 local X = require "moonwarp.experiment"
 
-local out, mode = arg[1] or "out/oaws", arg[2] or "quick"
-assert(mode == "quick" or mode == "full" or mode == "swl-sweep", "mode: quick | full | swl-sweep")
+local out, mode, only = arg[1] or "out/oaws", arg[2] or "quick", arg[3]
+assert(mode == "quick" or mode == "default" or mode == "full" or mode == "swl-sweep",
+       "mode: quick | default | full | swl-sweep")
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 -- The preset names every field, the warp and LD/ST schedulers too (gto, inorder); a bundle that provides those
 -- points (MASCAR) must not meet them configured, so the runs use a copy without those two lines (same machine).
@@ -41,11 +43,16 @@ local COHERENT = {
 -- quick: the models that take 5-10 s at small size run at tiny
 local QUICK_TINY = { PF = true, ["2MM"] = true, ["3MM"] = true, SRAD2 = true }
 
+local ONLY
+if only then
+  ONLY = {}
+  for l in only:gmatch("[^,]+") do ONLY[l] = true end
+end
 local function workloads(list)
   local ws = {}
   for _, b in ipairs(list) do
-    local size = mode == "full" and "paper" or (QUICK_TINY[b[1]] and "tiny" or "small")
-    ws[#ws + 1] = { name = b[2], label = b[1], size = size }
+    local size = mode == "full" and "paper" or mode == "default" and "default" or (QUICK_TINY[b[1]] and "tiny" or "small")
+    if not ONLY or ONLY[b[1]] then ws[#ws + 1] = { name = b[2], label = b[1], size = size } end
   end
   return ws
 end
@@ -174,7 +181,7 @@ end
 -- ---- Fig 8 (and Fig 10 and the motivation numbers from the same runs) ----
 local fig8 = run { workloads = ALL, policies = SCHEMES, classes = CLASSES }
 print(X.table(fig8, { title = "Fig 8: IPC normalized to GTO (OAWS machine)", format = "%.3f" }))
-csv(fig8, out .. "/fig8.csv", { "sm.ldst_stall_mshr", "sm.stall_ldst", "sm.issue_slots", "l1d.miss_rate",
+csv(fig8, out .. "/fig8.csv", { "sm.ldst_stall_mshr", "sm.stall_ldst", "sm.active_cycles", "l1d.miss_rate",
                                 OBS .. "div_loads", OBS .. "div_fully_cached", OBS .. "coh_loads",
                                 OBS .. "coh_fully_cached", "policy.warp_scheduler.held" })
 plot(fig8, "fig8", "OAWS Fig 8: IPC normalized to GTO", { classes = CLASSES })
@@ -207,12 +214,14 @@ mot:write("benchmark,class,ldst_mshr_pct,sched_stall_ldst_pct,div_fully_cached_p
 print("\nMotivation under GTO: LD/ST MSHR stall % of SM cycles, scheduler slots stalled on LD/ST %, fully cached loads %")
 print(string.format("%-7s %-9s %8s %8s %8s %8s", "bench", "class", "mshr%", "sched%", "divFC%", "cohFC%"))
 local acc = { divergent = { {}, {}, {}, {} }, coherent = { {}, {}, {}, {} } }
-local nsm = 30
 for _, r in ipairs(fig8.rows) do
   if r.policy == "GTO" and r.stats and r.cycles then
     local st = r.stats
     local cl = DIVSET[r.workload] and "divergent" or "coherent"
-    local v = { 100 * st["sm.ldst_stall_mshr"] / (r.cycles * nsm), 100 * st["sm.stall_ldst"] / st["sm.issue_slots"],
+    -- per SM cycle with work resident (small inputs leave most of the 30 SMs idle): the LD/ST unit's MSHR stalls,
+    -- and scheduler slots (2 per SM cycle) whose ready warps waited for the LD/ST unit
+    local act = st["sm.active_cycles"]
+    local v = { 100 * st["sm.ldst_stall_mshr"] / act, 100 * st["sm.stall_ldst"] / (2 * act),
                 frac(st, "div_fully_cached", "div_loads"), frac(st, "coh_fully_cached", "coh_loads") }
     for i = 1, 4 do if v[i] then table.insert(acc[cl][i], v[i]) end end
     local function f(x) return x and string.format("%.1f", x) or "" end
@@ -234,6 +243,11 @@ end
 mot:close()
 print("csv:  " .. out .. "/motivation.csv")
 
+if mode == "default" then
+  print(string.format("\noaws.lua %s: %d s wall", mode, os.time() - t0))
+  return
+end
+
 -- ---- Fig 12: static OAWS's SMR sweep on five divergent benchmarks ----
 local FIVE = {}
 for _, w in ipairs(ALL) do
@@ -252,7 +266,8 @@ csv(fig12, out .. "/fig12.csv")
 plot(fig12, "fig12", "OAWS Fig 12: SMR sweep, IPC normalized to GTO")
 
 -- ---- Fig 13: MSHRs 32 / 48 / 64 / 96, normalized to GTO at 32 ----
-local DIVW = workloads(DIVERGENT)
+-- quick: the five benchmarks of Fig 12 (the divergent set takes the 5-minute budget twice over); full: all twelve
+local DIVW = mode == "quick" and FIVE or workloads(DIVERGENT)
 local mshr_cfgs = {}
 for _, n in ipairs { 32, 48, 64, 96 } do mshr_cfgs[#mshr_cfgs + 1] = { name = tostring(n), l1d = { mshr_entries = n } } end
 local fig13 = run { workloads = DIVW, configs = mshr_cfgs, classes = { CLASSES[1] },
