@@ -354,6 +354,19 @@ static void test_lua_twin(void **st)
     assert_non_null(strstr(out, "counters compared"));
 }
 
+/* Fig. 5's toy (tests/lua/oaws_fig5.lua: 8 MSHRs, warps issuing 6 / 6 / 2 requests): under GTO C's load completes
+ * after the occluding B's, under OAWS (SMR 100 %) B is held and C's load completes first, with no MSHR stall. */
+static void test_fig5(void **st)
+{
+    (void)st;
+    static char out[1 << 14];
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/oaws_fig5.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  fig5 GTO:"));
+    assert_non_null(strstr(out, "ok  fig5 OAWS:"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,7 +374,7 @@ int main(void)
         cmocka_unit_test(test_ocw_walk),            cmocka_unit_test(test_atax_assoc_sensitive),
         cmocka_unit_test(test_ccws_scores),         cmocka_unit_test(test_ccws_throttles),
         cmocka_unit_test(test_swl_limit),           cmocka_unit_test(test_mascar_saturation),
-        cmocka_unit_test(test_lua_twin),
+        cmocka_unit_test(test_lua_twin),            cmocka_unit_test(test_fig5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
