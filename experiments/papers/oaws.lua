@@ -1,7 +1,7 @@
 -- OAWS (B. Wang, Y. Zhu, W. Yu, "OAWS: Memory Occlusion Aware Warp Scheduling", PACT'16) reproduced on the OAWS
 -- machine (experiments/configs/oaws.yaml, Table 1) with Table 2's 20 benchmarks mapped to the built-in models:
 --   Fig 8   IPC of GTO, SWL-Best, CCWS, MASCAR, OAWS-Static, OAWS-Dyn normalized to GTO (GMEAN-divergent/-coherent)
---   Fig 10  fully cached loads (no L1D miss) per class, from a neutral load_done observer
+--   Fig 10  fully cached divergent loads (no L1D miss; sm.ld_div_fully_cached / sm.ld_div)
 --   Fig 12  static OAWS's SMR sweep, Fig 13 MSHRs 32/48/64/96, Fig 14 allocate-on-fill vs on-miss
 --   motivation: LD/ST MSHR-stall share of cycles, scheduler slots stalled on LD/ST, fully cached loads (GTO)
 -- Usage: moonwarp experiments/papers/oaws.lua OUTDIR [quick|default|full|swl-sweep] [LABEL,LABEL,...]
@@ -70,30 +70,10 @@ local SWL_BEST = { ATAX = 2, BICG = 2, MVT = 2, GES = 1, SYRK = 2, SYR2K = 2, KM
 local swl_params = {}
 for label, n in pairs(SWL_BEST) do swl_params[label] = { warp_scheduler = { limit = n } } end
 
--- A neutral observer in the l1d_bypass slot (decide falls back to C `none`: the run is unchanged) that counts
--- loads and fully cached loads (no L1D miss) per class: divergent = more than 2 accesses after coalescing.
-local observer = {
-  events = { "load_done" },
-  start = function(m)
-    m.state.c = { m.counter("div_loads", "divergent loads (more than 2 accesses)"),
-                  m.counter("div_fully_cached", "divergent loads without an L1D miss"),
-                  m.counter("coh_loads", "coherent loads (1-2 accesses)"),
-                  m.counter("coh_fully_cached", "coherent loads without an L1D miss") }
-  end,
-  on_event = function(m, kind, sm, warp, cta, pc, addr, set, way, value, aux)
-    local c = m.state.c
-    if value > 2 then
-      m.count(c[1]); if aux == 0 then m.count(c[2]) end
-    elseif value > 0 then
-      m.count(c[3]); if aux == 0 then m.count(c[4]) end
-    end
-  end,
-}
-local OBS = "policy.l1d_bypass."
-
+-- Load classes come from the engine's stats (sm.ld_div / sm.ld_coh: more than 2 / 1-2 coalesced requests, their
+-- fully cached counts, the cycles their requests waited for an MSHR and their issue-to-data latency).
 local function P(name, spec)
   spec.name = name
-  spec.l1d_bypass = observer
   return spec
 end
 local SCHEMES = {
@@ -182,21 +162,22 @@ end
 local fig8 = run { workloads = ALL, policies = SCHEMES, classes = CLASSES }
 print(X.table(fig8, { title = "Fig 8: IPC normalized to GTO (OAWS machine)", format = "%.3f" }))
 csv(fig8, out .. "/fig8.csv", { "sm.ldst_stall_mshr", "sm.stall_ldst", "sm.active_cycles", "l1d.miss_rate",
-                                OBS .. "div_loads", OBS .. "div_fully_cached", OBS .. "coh_loads",
-                                OBS .. "coh_fully_cached", "policy.warp_scheduler.held" })
+                                "sm.ld_div", "sm.ld_div_fully_cached", "sm.ld_coh", "sm.ld_coh_fully_cached",
+                                "sm.ld_div_mshr_wait", "sm.ld_div_latency", "sm.ld_coh_mshr_wait", "sm.ld_coh_latency",
+                                "policy.warp_scheduler.held" })
 plot(fig8, "fig8", "OAWS Fig 8: IPC normalized to GTO", { classes = CLASSES })
 
--- Fig 10: fully cached divergent loads (% of divergent loads) per scheme, from the observer's counters
+-- Fig 10: fully cached divergent loads (% of divergent loads) per scheme
 local function frac(st, a, b)
-  local d = st[OBS .. b]
-  return d and d > 0 and 100 * (st[OBS .. a] or 0) / d or nil
+  local d = st[b]
+  return d and d > 0 and 100 * (st[a] or 0) / d or nil
 end
 local fig10 = { rows = {}, workloads = {}, policies = fig8.policies, configs = fig8.configs, metric = "fully_cached_div_pct",
                 baseline = "GTO", mean = "geometric" }
 for _, b in ipairs(DIVERGENT) do fig10.workloads[#fig10.workloads + 1] = b[1] end
 for _, r in ipairs(fig8.rows) do
   if r.stats then
-    local v = frac(r.stats, "div_fully_cached", "div_loads")
+    local v = frac(r.stats, "sm.ld_div_fully_cached", "sm.ld_div")
     if v and DIVSET[r.workload] then
       fig10.rows[#fig10.rows + 1] = { workload = r.workload, policy = r.policy, config = r.config, value = v, norm = v,
                                       stats = {}, cycles = r.cycles, complete = r.complete }
@@ -210,10 +191,15 @@ plot(fig10, "fig10", "OAWS Fig 10: fully cached divergent loads (%)", { field = 
 
 -- Motivation (GTO): per benchmark and per class
 local mot = assert(io.open(out .. "/motivation.csv", "w"))
-mot:write("benchmark,class,ldst_mshr_pct,sched_stall_ldst_pct,div_fully_cached_pct,coh_fully_cached_pct,div_loads,coh_loads\n")
-print("\nMotivation under GTO: LD/ST MSHR stall % of SM cycles, scheduler slots stalled on LD/ST %, fully cached loads %")
-print(string.format("%-7s %-9s %8s %8s %8s %8s", "bench", "class", "mshr%", "sched%", "divFC%", "cohFC%"))
-local acc = { divergent = { {}, {}, {}, {} }, coherent = { {}, {}, {}, {} } }
+mot:write("benchmark,class,ldst_mshr_pct,sched_stall_ldst_pct,div_fully_cached_pct,coh_fully_cached_pct," ..
+          "div_occlusion_pct,coh_occlusion_pct,div_loads,coh_loads\n")
+print("\nMotivation under GTO: LD/ST MSHR stall % of SM cycles, scheduler slots stalled on LD/ST %, fully cached " ..
+      "loads %, occlusion % of load latency (cycles requests waited for an MSHR / issue-to-data cycles)")
+print(string.format("%-7s %-9s %8s %8s %8s %8s %8s %8s", "bench", "class", "mshr%", "sched%", "divFC%", "cohFC%",
+                    "divOcc%", "cohOcc%"))
+local NV = 6
+local acc = { divergent = {}, coherent = {} }
+for i = 1, NV do acc.divergent[i], acc.coherent[i] = {}, {} end
 for _, r in ipairs(fig8.rows) do
   if r.policy == "GTO" and r.stats and r.cycles then
     local st = r.stats
@@ -222,23 +208,25 @@ for _, r in ipairs(fig8.rows) do
     -- and scheduler slots (2 per SM cycle) whose ready warps waited for the LD/ST unit
     local act = st["sm.active_cycles"]
     local v = { 100 * st["sm.ldst_stall_mshr"] / act, 100 * st["sm.stall_ldst"] / (2 * act),
-                frac(st, "div_fully_cached", "div_loads"), frac(st, "coh_fully_cached", "coh_loads") }
-    for i = 1, 4 do if v[i] then table.insert(acc[cl][i], v[i]) end end
+                frac(st, "sm.ld_div_fully_cached", "sm.ld_div"), frac(st, "sm.ld_coh_fully_cached", "sm.ld_coh"),
+                frac(st, "sm.ld_div_mshr_wait", "sm.ld_div_latency"), frac(st, "sm.ld_coh_mshr_wait", "sm.ld_coh_latency") }
+    for i = 1, NV do if v[i] then table.insert(acc[cl][i], v[i]) end end
     local function f(x) return x and string.format("%.1f", x) or "" end
-    print(string.format("%-7s %-9s %8s %8s %8s %8s", r.workload, cl, f(v[1]), f(v[2]), f(v[3]), f(v[4])))
-    mot:write(string.format("%s,%s,%s,%s,%s,%s,%s,%s\n", r.workload, cl, f(v[1]), f(v[2]), f(v[3]), f(v[4]),
-                            st[OBS .. "div_loads"] or 0, st[OBS .. "coh_loads"] or 0))
+    print(string.format("%-7s %-9s %8s %8s %8s %8s %8s %8s", r.workload, cl, f(v[1]), f(v[2]), f(v[3]), f(v[4]),
+                        f(v[5]), f(v[6])))
+    mot:write(string.format("%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r.workload, cl, f(v[1]), f(v[2]), f(v[3]), f(v[4]),
+                            f(v[5]), f(v[6]), st["sm.ld_div"] or 0, st["sm.ld_coh"] or 0))
   end
 end
 for _, cl in ipairs { "divergent", "coherent" } do
   local m = {}
-  for i = 1, 4 do
+  for i = 1, NV do
     local s, n = 0, 0
     for _, x in ipairs(acc[cl][i]) do s, n = s + x, n + 1 end
     m[i] = n > 0 and string.format("%.1f", s / n) or ""
   end
-  print(string.format("%-7s %-9s %8s %8s %8s %8s", "MEAN", cl, m[1], m[2], m[3], m[4]))
-  mot:write(string.format("MEAN-%s,%s,%s,%s,%s,%s,,\n", cl, cl, m[1], m[2], m[3], m[4]))
+  print(string.format("%-7s %-9s %8s %8s %8s %8s %8s %8s", "MEAN", cl, m[1], m[2], m[3], m[4], m[5], m[6]))
+  mot:write(string.format("MEAN-%s,%s,%s,%s,%s,%s,%s,%s,,\n", cl, cl, m[1], m[2], m[3], m[4], m[5], m[6]))
 end
 mot:close()
 print("csv:  " .. out .. "/motivation.csv")
