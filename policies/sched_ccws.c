@@ -129,9 +129,9 @@ static void compute_allowed(struct mw_policy_inst *pi, int sm, uint64_t now)
             uint16_t u = ws[j]; ws[j] = ws[j - 1], ws[j - 1] = u;
         }
     double cutoff = n * p->base_score, cum = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) { /* the highest score sits at the bottom of the stack: it always issues */
         cum += sc[i];
-        s->allowed[ws[i]] = cum <= cutoff + 1e-9;
+        s->allowed[ws[i]] = i == 0 || cum <= cutoff + 1e-9;
     }
 }
 

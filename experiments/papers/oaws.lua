@@ -79,7 +79,7 @@ end
 local SCHEMES = {
   P("GTO", { warp_scheduler = "gto" }),
   P("SWL-Best", { warp_scheduler = "swl", params = swl_params }),
-  P("CCWS", { warp_scheduler = "ccws" }),
+  P("CCWS", { warp_scheduler = { impl = "ccws", k_throttle = 8, base_score = 100 } }),
   P("MASCAR", { bundle = "mascar" }),
   P("OAWS-Static", { warp_scheduler = "oaws" }),
   P("OAWS-Dyn", { warp_scheduler = "oaws_dyn" }),
