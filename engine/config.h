@@ -108,6 +108,9 @@ enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
     F(l2, interleave_bytes, INT, 256, 32, 1 << 20, "bytes", "partition interleaving chunk (dramid@8)")        \
     F(l2, sectored, BOOL, 0, 0, 1, "",                                                                           \
       "a read or write of several sectors is looked up, merged and fetched per 32 B sector (Accel-Sim's L2)")  \
+    F(l2, merge_info, ENUM, MW_MINFO_INSTANT, 0, 0, MW_MINFO_CHOICES,                                          \
+      "how the DRAM controller learns L2 MSHR merges: instant (the queued read's merge and age are kept "    \
+      "current) or mib (Li §4.4: merge information buffers, dummy requests through the L2-to-DRAM pipe)") \
     F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed delay of a request from L2 to DRAM; data returns without one (-dram_latency)") \
     F(dram, banks, INT, 16, 1, 64, "banks", "banks per channel")                                               \
     F(dram, bank_groups, INT, 1, 1, 16, "groups", "bank groups (1 = off; GTX480 nbkgrp=4)")                    \
@@ -148,10 +151,7 @@ enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
       "off: writes are served only while no read is queued")                                                 \
     F(dram, cmd_arbiter, ENUM, MW_DCMDARB_OLDEST, 0, 0, MW_DCMDARB_CHOICES,                                   \
       "which ready bank issues its command: the oldest request's, or round robin from the bank after the "   \
-      "last one that issued (Li §2.3)")                                                                      \
-    F(l2, merge_info, ENUM, MW_MINFO_INSTANT, 0, 0, MW_MINFO_CHOICES,                                          \
-      "how the DRAM controller learns L2 MSHR merges: instant (the queued read's merge and age are kept "    \
-      "current) or mib (Li §4.4: merge information buffers, dummy requests through the L2-to-DRAM pipe)")
+      "last one that issued (Li §2.3)")
 
 /* Storage per type: INT int64_t, DOUBLE double, BOOL bool, ENUM int, STR char[MW_STR_MAX]. The struct below
  * is written out by hand (sections as nested structs, cfg.l1d.assoc) and checked against the table by
