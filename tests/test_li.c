@@ -394,7 +394,7 @@ static void test_watermark_empty_reads(void **state)
 
 /* ---- perfect DRAM on a run ------------------------------------------------------------------------------- */
 
-static void run_stats(const char *const *sets, int nsets, struct mw_stat_list *l)
+static void run_stats_wl(const char *wl, const char *const *sets, int nsets, struct mw_stat_list *l)
 {
     struct mw_config c;
     struct mw_err e;
@@ -403,11 +403,40 @@ static void run_stats(const char *const *sets, int nsets, struct mw_stat_list *l
     for (int i = 0; i < nsets; i++)
         if (mw_config_set(&c, sets[i], &e)) fail_msg("%s", e.msg);
     struct mw_workload w;
-    if (mw_workload_open_builtin(&w, "polybench.atax", "small", 1, &e)) fail_msg("%s", e.msg);
+    if (mw_workload_open_builtin(&w, wl, "small", 1, &e)) fail_msg("%s", e.msg);
     struct mw_sim *s = sr_sim(&c, &w);
     sr_run(s, 0, "run");
     sr_stats(s, l);
     mw_sim_destroy(s);
+}
+
+static void run_stats(const char *const *sets, int nsets, struct mw_stat_list *l)
+{
+    run_stats_wl("polybench.atax", sets, nsets, l);
+}
+
+/* The merge information buffers and perfect DRAM keep the engine's contract: the same stats with the clock jumps
+ * (sim.fast_forward) on and off; and the dummies flow (sent = received, some arrive after their read). */
+static void test_mib_fast_forward(void **state)
+{
+    (void)state;
+    static const char *const on[] = {"l2.merge_info=mib", "policies.dram_scheduler=mshr_sa"};
+    static const char *const off[] = {"l2.merge_info=mib", "policies.dram_scheduler=mshr_sa", "sim.fast_forward=false"};
+    struct mw_stat_list a, b;
+    run_stats_wl("rodinia.cfd", on, 2, &a);
+    run_stats_wl("rodinia.cfd", off, 3, &b);
+    sr_same_stats(&a, &b, "mib fast_forward");
+    assert_true(sr_stat(&a, "dram.mib_dummies") > 0);
+    assert_true(sr_stat(&a, "dram.mib_dummies") == sr_stat(&a, "l2.mib_dummies"));
+    mw_stat_list_fini(&a);
+    mw_stat_list_fini(&b);
+    static const char *const pon[] = {"dram.perfect=true"};
+    static const char *const poff[] = {"dram.perfect=true", "sim.fast_forward=false"};
+    run_stats_wl("rodinia.cfd", pon, 1, &a);
+    run_stats_wl("rodinia.cfd", poff, 2, &b);
+    sr_same_stats(&a, &b, "perfect fast_forward");
+    mw_stat_list_fini(&a);
+    mw_stat_list_fini(&b);
 }
 
 /* Perfect DRAM (Li §5.2): every read is done the cycle it reaches the controller: no ACT, no latency, every read
@@ -497,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_watermark_high),
         cmocka_unit_test(test_watermark_empty_reads),
         cmocka_unit_test(test_perfect_dram),
+        cmocka_unit_test(test_mib_fast_forward),
         cmocka_unit_test(test_hw_overhead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
