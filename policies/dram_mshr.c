@@ -3,7 +3,8 @@
  * largest row score, then its request of the largest score. Request score = L2 MSHR merge length (M, S) or Age_MSHR
  * (S+A); row score = max (M) or sum (S, S+A) of the row's request scores. The merge lengths and ages are
  * cand.merge / cand.age: the L2's current values (l2.merge_info = instant) or the controller's DMIB entry fed by
- * dummy requests (l2.merge_info = mib, engine/dram.h). Writes carry merge 1 and their own age. */
+ * dummy requests (l2.merge_info = mib, engine/dram.h). A list of writes only (the split write queue) is served
+ * FR-FCFS; in a unified queue a write scores as a read of merge length 1 and its own age. */
 #include "policy.h"
 
 struct params {
@@ -49,6 +50,17 @@ static int pick_v(int v, struct mw_policy_inst *pi, const struct mw_dram_sched_c
 {
     (void)c;
     const struct params *p = pi->params;
+    /* writes have no MSHR entry: the write queue is served FR-FCFS (Li §4.1) */
+    bool all_writes = true;
+    for (int i = 0; i < n && all_writes; i++) all_writes = cands[i].is_write;
+    if (all_writes) {
+        int best = 0;
+        for (int i = 1; i < n; i++) {
+            bool hi = cands[i].row_hit, hb = cands[best].row_hit;
+            if ((hi && !hb) || (hi == hb && older(&cands[i], &cands[best]))) best = i;
+        }
+        return best;
+    }
     /* 1. a row hit: the largest request score among the open row's requests */
     int best = -1;
     uint64_t bs = 0;

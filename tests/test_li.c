@@ -110,6 +110,27 @@ static void test_max_vs_sum(void **state)
     mw_policy_inst_fini(&s.pi);
 }
 
+/* Writes have no MSHR entry: a list of writes only is served FR-FCFS by every variant. Row 2 holds three writes,
+ * row 1 the oldest one: MSHR-S on reads would take row 2 (3 requests), on writes the oldest (index 0); with the
+ * open row 2, the oldest row hit (index 1). */
+static void test_writes_frfcfs(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"mshr_m", "mshr_s", "mshr_sa"};
+    for (int v = 0; v < 3; v++) {
+        struct pol p;
+        pol_init(&p, names[v], NULL);
+        struct mw_dram_cand c[4] = {cand(1, 1, 1, 10), cand(2, 2, 1, 500), cand(3, 2, 1, 500), cand(4, 2, 1, 500)};
+        for (int i = 0; i < 4; i++) c[i].is_write = 1;
+        assert_int_equal(pol_pick(&p, c, 4), 0);
+        c[1].row_hit = c[2].row_hit = c[3].row_hit = 1;
+        assert_int_equal(pol_pick(&p, c, 4), 1);
+        for (int i = 0; i < 4; i++) c[i].is_write = 0, c[i].row_hit = 0;
+        if (v == 1) assert_int_equal(pol_pick(&p, c, 4), 1); /* reads: the row with most requests */
+        mw_policy_inst_fini(&p.pi);
+    }
+}
+
 /* Rule 1: a row hit of merge 1 beats a closed row of merge 10, for every variant; among hits the larger score. */
 static void test_row_hit_first(void **state)
 {
@@ -519,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_toy_example),
         cmocka_unit_test(test_max_vs_sum),
         cmocka_unit_test(test_row_hit_first),
+        cmocka_unit_test(test_writes_frfcfs),
         cmocka_unit_test(test_sa_ages),
         cmocka_unit_test(test_dmib_ageing),
         cmocka_unit_test(test_dmib_early_and_dropped),
