@@ -31,6 +31,8 @@ enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
     F(sim, seed, INT, 1, 0, 4294967295.0, "", "seed for every random choice (workload inputs, Lua math.random)") \
     F(sim, max_cycles, INT, 0, 0, 1e15, "core cycles", "stop after this many core cycles (0 = run to completion)") \
     F(sim, fast_forward, BOOL, 1, 0, 1, "", "jump the clocks over cycles in which every unit only waits (results are identical)") \
+    F(sim, watchdog_cycles, INT, 1000000, 0, 1e15, "core cycles", "stop a run in which no warp instruction issues and no memory request moves for this many core cycles (0 = never)") \
+    F(sim, lua_memory_mib, INT, 64, 1, 65536, "MiB", "ceiling of a Lua policy script's memory (a script may set a lower memory = N)") \
     F(gpu, n_sms, INT, 15, 1, 1024, "SMs", "streaming multiprocessors (GTX480: 15 clusters x 1 core)")          \
     F(clock, core_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "SM clock (GPGPU-Sim -gpgpu_clock_domains, 1st field)")    \
     F(clock, icnt_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "interconnect clock (2nd field)")                          \
@@ -190,6 +192,7 @@ struct mw_config {
     struct {
         int64_t seed, max_cycles;
         bool fast_forward;
+        int64_t watchdog_cycles, lua_memory_mib;
     } sim;
     struct {
         int64_t n_sms;
@@ -259,6 +262,9 @@ extern const int mw_cfg_nfields;
 
 /* Fill every field with its default and the default policies. */
 void mw_config_defaults(struct mw_config *c);
+/* A YAML file's text, read under the limits every YAML input of moonwarp has (1 MiB, 32 levels of nesting; a
+ * folder is named as such); *text is the caller's to free. 0, or an error with file:line:col. */
+int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e);
 /* Load a YAML file over the defaults. Errors: "file:line:col: message", code MW_EINVAL. */
 int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e);
 /* Apply "section.key=value" (or "policies.<point>=impl", "policies.<point>.<param>=value"). */
