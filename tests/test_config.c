@@ -520,7 +520,7 @@ static void test_err_policies(void **state)
     expect_file_error("policies:\n  warp_scheduler: grto\n",
                       "unknown warp_scheduler policy 'grto' (available: ccws, gto, lrr, oaws, oaws_dyn, swl, two_level, lua)", 2, 19);
     expect_file_error("policies:\n  dram_scheduler:\n    impl: fifo\n",
-                      "unknown dram_scheduler policy 'fifo' (available: fcfs, frfcfs, lua)", 3, 11);
+                      "unknown dram_scheduler policy 'fifo' (available: fcfs, frfcfs, mshr_m, mshr_s, mshr_sa, lua)", 3, 11);
     expect_file_error("policies:\n  warp_scheduler:\n    impl: two_level\n    active: 4\n",
                       "policy 'two_level' has no parameter 'active' (parameters: active_warps)", 4, 5);
     expect_file_error("policies:\n  warp_scheduler:\n    active_warp: 4\n    impl: two_level\n",

@@ -28,7 +28,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"polybench.2dconv", "polybench", "2DCONV: 3x3 stencil over a 2-D grid", "tiny|small|default|paper", mw_wl_polybench_2dconv},
     {"polybench.3dconv", "polybench", "3DCONV: 3-D stencil, one launch per plane", "tiny|small|default|paper", mw_wl_polybench_3dconv},
     {"polybench.fdtd2d", "polybench", "FDTD-2D: three kernels per time step", "tiny|small|default|paper", mw_wl_polybench_fdtd2d},
-    {"rodinia.bfs", "rodinia", "BFS: Kernel + Kernel2 per level on a seeded random graph (6 edges per node)", "tiny|small|default|paper", mw_wl_rodinia_bfs},
+    {"rodinia.bfs", "rodinia", "BFS: Kernel + Kernel2 per level on a seeded random graph (6 edges per node; rmat: an R-MAT graph)", "tiny|small|default|paper|rmat", mw_wl_rodinia_bfs},
     {"rodinia.hotspot", "rodinia", "HOTSPOT: 16x16 shared-memory tiles, pyramid height 2 stencil steps per launch", "tiny|small|default|paper", mw_wl_rodinia_hotspot},
 
     /* @group rodinia-a */
