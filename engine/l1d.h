@@ -12,6 +12,7 @@
 #include "slotmap.h"
 #include "stats.h"
 #include "tags.h"
+#include "l1d_chunk.h"
 
 #define MW_L1D_STATS(X)                                                                                   \
     X(accesses, "load requests that probed L1D (hits + misses)", "req", SUM)                            \
@@ -34,7 +35,12 @@
     X(gpgpusim_accesses, "GPGPU-Sim accounting: hits + misses + pending hits, stores included", "req", SUM) \
     X(gpgpusim_misses, "GPGPU-Sim accounting: load misses, sector misses, stores to an absent line", "req", SUM) \
     X(gpgpusim_pending_hits, "GPGPU-Sim accounting: loads merged into a line or MSHR entry in flight", "req", SUM) \
-    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM)
+    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM) \
+    X(chunk_partial_hits, "chunked: requests finding part of their chunks (invalidated, fetched whole)", "req", SUM) \
+    X(chunk_evictions, "chunked: valid 32 B chunks evicted or invalidated", "chunk", SUM)                 \
+    X(chunk_pending_waits, "chunked: attempts waiting for a fill of part of their chunks", "attempt", SUM) \
+    X(gran_switches, "granularity changes (mw_l1d_set_granularity)", "switch", SUM)                     \
+    X(gran_flushes, "granularity changes to a larger granule, which flush the L1D", "flush", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of
@@ -100,6 +106,8 @@ struct mw_l1d {
     struct mw_req_fifo injq; /* policy-injected traffic, sent when the miss queue has nothing to send */
     size_t view_meta;     /* offset of the replacement policy's bytes in a line's policy bytes, (size_t)-1: none */
     struct mw_l1d_stats st;
+    struct mw_l1d_chunk *ck; /* l1d.organisation: chunked (engine/l1d_chunk.h), else NULL */
+    int gran;                /* management granularity in bytes (the line size until a policy sets it) */
 };
 
 int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e);
