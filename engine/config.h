@@ -84,7 +84,7 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
     F(l1d, chunk_common_shift, INT, 26, 8, 63, "bit",                                                          \
       "chunked: chunks in one line share the address bits from here up (6-bit common tag of a 32-bit address)") \
     F(l1d, chunk_victim, ENUM, 0, 0, 0, MW_CK_VICTIM_CHOICES,                                                  \
-      "chunked: a fine miss replaces chunks of every line with its common tag (set) or of the first one (line)") \
+      "chunked: a fine miss takes free slots or ways before replacing chunks of the lines with its common tag (set), or only that line's (line)") \
     F(l1i, enabled, BOOL, 1, 0, 1, "",                                                                           \
       "fetch through an L1 instruction cache and GPGPU-Sim's fetch/decode stage (false: perfect fetch)")       \
     F(l1i, size_bytes, INT, 2048, 128, 1048576, "bytes", "L1I capacity (-gpgpu_cache:il1 4:128:4 = 2 KB)")     \

@@ -14,7 +14,7 @@
 #define SECTOR 32
 #define FULL 0xFu
 
-int mw_l1d_chunk_init(struct mw_l1d_chunk *ck, int sets, int assoc, int common_shift, int scope)
+static int chunk_init(struct mw_l1d_chunk *ck, int sets, int assoc, int common_shift, int scope)
 {
     memset(ck, 0, sizeof *ck);
     ck->sets = sets;
@@ -28,11 +28,7 @@ int mw_l1d_chunk_init(struct mw_l1d_chunk *ck, int sets, int assoc, int common_s
     return 0;
 }
 
-void mw_l1d_chunk_fini(struct mw_l1d_chunk *ck)
-{
-    free(ck->lines);
-    memset(ck, 0, sizeof *ck);
-}
+
 
 void mw_ck_decode(uint64_t addr, int sets, int common_shift, uint64_t *common, uint64_t *chunk, int *set)
 {
@@ -108,10 +104,10 @@ static void probe_block(const struct mw_l1d_chunk *ck, int set, uint64_t line, u
     }
 }
 
-int mw_l1d_chunk_lookup(const struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors)
+static int chunk_lookup(const struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors)
 {
     struct probe p;
-    probe_block(l1->ck, set, line, mw_ck_cover(sectors, l1->gran), &p);
+    probe_block(l1->org_state, set, line, mw_ck_cover(sectors, l1->gran), &p);
     if (!p.absent && !p.pending) return MW_LOOKUP_HIT;
     if (!p.absent) return MW_LOOKUP_PENDING;
     return (p.valid || p.pending) ? MW_LOOKUP_PARTIAL : MW_LOOKUP_MISS;
@@ -186,8 +182,11 @@ static int lru_line(const struct mw_l1d_chunk *ck, int set, uint64_t taken)
 
 /* Where one fine granule (k slots) goes: the way and first slot, *fresh when a whole line must be taken. Among
  * the lines with the request's common tag (every one, or only the first with l1d.chunk_victim: line): an empty
- * k-aligned slot group first, else the group whose newest slot is oldest; groups with a pending slot or taken by
- * this request (claim, a bit per way*4+slot) are not eligible. Else the LRU line. -1 = no place. */
+ * k-aligned slot group first; then (l1d.chunk_victim: set) a free way; then the group whose newest slot is
+ * oldest; groups with a pending slot or claimed by this request (claim: slot bits per way) are not eligible.
+ * Else the LRU line. -1 = no place. With chunk_victim: line this is the paper's literal rule (Sec. III-E: a
+ * common-tag hit replaces chunks of that line), under which one line per set holds all fine data of a common
+ * tag; `set` [I] lets fine data use every way of the set. */
 static int place_granule(const struct mw_l1d_chunk *ck, int set, uint64_t common, int k, const uint8_t *claim,
                          uint64_t fresh_ways, int *slot, bool *fresh)
 {
@@ -220,24 +219,28 @@ static int place_granule(const struct mw_l1d_chunk *ck, int set, uint64_t common
         }
         if (ck->scope == MW_CK_SCOPE_LINE && !fw) break; /* only the first line with the common tag */
     }
-    if (bw >= 0) {
+    uint64_t taken = fresh_ways;
+    for (int w = 0; w < ck->assoc; w++)
+        if (claim[w]) taken |= 1ull << w;
+    int w = -1;
+    if (ck->scope == MW_CK_SCOPE_SET && !(bw >= 0 && bempty)) /* a free way before a valid chunk is replaced */
+        for (int x = 0; x < ck->assoc && w < 0; x++)
+            if (!(taken >> x & 1u) && !mw_ck_line(ck, set, x)->used) w = x;
+    if (w < 0 && bw >= 0) {
         *slot = bs;
         *fresh = false;
         return bw;
     }
-    uint64_t taken = fresh_ways;
-    for (int w = 0; w < ck->assoc; w++)
-        if (claim[w]) taken |= 1ull << w;
-    int w = lru_line(ck, set, taken);
+    if (w < 0) w = lru_line(ck, set, taken);
     *slot = 0;
     *fresh = true;
     return w;
 }
 
-int mw_l1d_chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a, bool probe_only, bool *bypass)
+static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a, bool probe_only, bool *bypass)
 {
     const struct mw_config *c = &s->cfg;
-    struct mw_l1d_chunk *ck = l1->ck;
+    struct mw_l1d_chunk *ck = l1->org_state;
     const struct mw_coal_req *q = &a->reqs[a->index];
     uint64_t now = mw_core_now(s);
     int g = l1->gran;
@@ -382,10 +385,10 @@ int mw_l1d_chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
     return MW_STALL_NONE;
 }
 
-bool mw_l1d_chunk_store(struct mw_sim *s, struct mw_l1d *l1, const struct mw_coal_req *q)
+static bool chunk_store(struct mw_sim *s, struct mw_l1d *l1, const struct mw_coal_req *q)
 {
     (void)s;
-    struct mw_l1d_chunk *ck = l1->ck;
+    struct mw_l1d_chunk *ck = l1->org_state;
     struct probe p;
     probe_block(ck, q->set, q->line, FULL, &p);
     l1->st.gpgpusim_accesses++;
@@ -403,10 +406,10 @@ bool mw_l1d_chunk_store(struct mw_sim *s, struct mw_l1d *l1, const struct mw_coa
     return true;
 }
 
-void mw_l1d_chunk_fill(struct mw_sim *s, struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors)
+static void chunk_fill(struct mw_sim *s, struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors)
 {
     (void)s;
-    struct mw_l1d_chunk *ck = l1->ck;
+    struct mw_l1d_chunk *ck = l1->org_state;
     bool any = false;
     for (int i = 0; i < MW_CK_SLOTS; i++) {
         if (!(sectors >> i & 1u)) continue;
@@ -421,10 +424,10 @@ void mw_l1d_chunk_fill(struct mw_sim *s, struct mw_l1d *l1, int set, uint64_t li
     if (any) l1->st.fills++;
 }
 
-void mw_l1d_chunk_flush(struct mw_sim *s, struct mw_l1d *l1)
+static void chunk_flush(struct mw_sim *s, struct mw_l1d *l1)
 {
     (void)s;
-    struct mw_l1d_chunk *ck = l1->ck;
+    struct mw_l1d_chunk *ck = l1->org_state;
     for (int i = 0; i < ck->sets * ck->assoc; i++) {
         struct mw_ck_line *l = &ck->lines[i];
         if (!l->used) continue;
@@ -433,4 +436,30 @@ void mw_l1d_chunk_flush(struct mw_sim *s, struct mw_l1d *l1)
             if (!(l->pending >> j & 1u)) drop_slot(l1, l, j);
         settle(l);
     }
+}
+
+static void chunk_fini(struct mw_l1d *l1)
+{
+    struct mw_l1d_chunk *ck = l1->org_state;
+    if (ck) free(ck->lines);
+    free(ck);
+    l1->org_state = NULL;
+}
+
+static const struct mw_l1d_org chunk_org = {.load = chunk_load, .store = chunk_store, .fill = chunk_fill,
+                                            .flush = chunk_flush, .lookup = chunk_lookup, .fini = chunk_fini};
+
+int mw_l1d_chunk_attach(struct mw_sim *s, struct mw_l1d *l1, struct mw_err *e)
+{
+    const struct mw_config *c = &s->cfg;
+    struct mw_l1d_chunk *ck = malloc(sizeof *ck);
+    l1->org = &chunk_org;
+    l1->org_state = ck;
+    if (!ck || chunk_init(ck, l1->idx.sets, (int)c->l1d.assoc, (int)c->l1d.chunk_common_shift, c->l1d.chunk_victim))
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    return 0;
+}
+struct mw_l1d_chunk *mw_l1d_chunk_of(const struct mw_l1d *l1)
+{
+    return l1->org == &chunk_org ? l1->org_state : NULL;
 }

@@ -15,8 +15,7 @@
 
 struct mw_sim;
 struct mw_l1d;
-struct mw_l1d_access;
-struct mw_coal_req;
+struct mw_err;
 
 #define MW_CK_SLOTS 4
 struct mw_ck_line {
@@ -50,16 +49,9 @@ void mw_ck_expected(int g, int size, uint64_t chunk, uint64_t exp[MW_CK_SLOTS]);
 /* The sectors a request needing `need` (of a 128 B block) covers at granularity g (128: all four). */
 uint8_t mw_ck_cover(uint8_t need, int g);
 
-/* A cached load or atomic-free load request (the bypass verdict already asked). Returns an MW_STALL_* like
- * mw_l1d_access; sets *bypass for a probe-only verdict that misses. */
-int mw_l1d_chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a, bool probe_only, bool *bypass);
-/* A store invalidates the resident, not pending chunks of its block; returns whether it invalidated any. */
-bool mw_l1d_chunk_store(struct mw_sim *s, struct mw_l1d *l1, const struct mw_coal_req *q);
-/* A fill of `sectors` of block `line` in `set`. */
-void mw_l1d_chunk_fill(struct mw_sim *s, struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors);
-/* Invalidate every chunk not waiting for a fill. */
-void mw_l1d_chunk_flush(struct mw_sim *s, struct mw_l1d *l1);
-/* mw_l1d_lookup's answer in the chunked organisation at the SM's granularity. */
-int mw_l1d_chunk_lookup(const struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors);
+/* Attach the chunked organisation to an L1D just built by mw_l1d_init (struct mw_l1d_org in l1d.h). */
+int mw_l1d_chunk_attach(struct mw_sim *s, struct mw_l1d *l1, struct mw_err *e);
+/* Its state (tests and inspection): NULL for another organisation. */
+struct mw_l1d_chunk *mw_l1d_chunk_of(const struct mw_l1d *l1);
 
 #endif
