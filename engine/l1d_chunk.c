@@ -292,12 +292,20 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
         emit_miss(s, l1, a, -1, m->nwait > 1, false);
         return MW_STALL_NONE;
     }
-    if (p.pending) { /* part of the cover is on its way, part absent: wait for that fill, then fetch the rest */
-        l1->st.chunk_pending_waits++;
-        return MW_STALL_MSHR;
+    int g0 = (g >= 128 || cover == FULL) ? 4 : g / SECTOR; /* slots per granule */
+    uint8_t fetch = cover;
+    if (p.pending) { /* part of the cover is on its way: fetch the absent granules into the same MSHR entry */
+        fetch = p.absent;
+        for (int i = 0; i < MW_CK_SLOTS; i += g0) {
+            uint8_t gm = (uint8_t)(((1u << g0) - 1) << i);
+            if ((fetch & gm) && (fetch & gm) != gm) { /* a granule half on its way (inherited): wait for it */
+                l1->st.chunk_pending_waits++;
+                return MW_STALL_MSHR;
+            }
+        }
     }
-    /* a partial hit (some chunks of the cover valid, not all): invalidate them, fetch the whole cover */
-    bool partial = p.valid != 0;
+    /* a partial hit (some chunks of the cover valid, none on its way): invalidate them, fetch the whole cover */
+    bool partial = p.valid != 0 && !p.pending;
     if (partial) {
         l1->st.chunk_partial_hits++;
         for (int i = 0; i < MW_CK_SLOTS; i++)
@@ -309,14 +317,14 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
     }
     /* where the chunks go (decided before anything is reserved, so that a stall changes nothing) */
     uint64_t common = q->line >> ck->common_shift;
-    int gsz = (g >= 128 || cover == FULL) ? 4 : g / SECTOR; /* slots per granule */
+    int gsz = g0;
     int pw[MW_CK_SLOTS], ps[MW_CK_SLOTS], np = 0, first[MW_CK_SLOTS];
     bool pf[MW_CK_SLOTS];
     uint8_t claim[64] = {0};
     uint64_t fresh_ways = 0;
     for (int i = 0; i < MW_CK_SLOTS; i += gsz) {
         uint8_t gm = (uint8_t)(((1u << gsz) - 1) << i);
-        if (!(cover & gm)) continue;
+        if (!(fetch & gm)) continue;
         int slot = 0;
         bool fresh = true;
         int w = gsz == 4 ? lru_line(ck, q->set, 0)
@@ -373,10 +381,10 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
             l->t[j] = now;
         }
     }
-    struct mw_req *r = make_req(s, l1, a, q->line, cover);
+    struct mw_req *r = make_req(s, l1, a, q->line, fetch);
     if (c->l1d.latency_pipe) r->t_ready = now + (uint64_t)c->l1d.hit_latency;
     mw_fifo_push(&l1->missq, r);
-    m->sectors |= cover;
+    m->sectors |= fetch;
     m->inflight++;
     m->waiters[m->nwait] = a->tracker;
     m->t_create[m->nwait] = now;

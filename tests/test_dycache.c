@@ -180,6 +180,36 @@ static void test_partial_hit(void **st)
     mw_sim_destroy(s);
 }
 
+/* G = 32: a 64 B load of chunks 0-1 while chunk 0 is still on its way fetches chunk 1 only (sectors 0x2) into the
+ * same MSHR entry (two requests in flight, one entry); the first fill releases nobody, the second both loads. */
+static void test_pending_and_absent_merge(void **st)
+{
+    (void)st;
+    struct mw_sim *s = us_machine(chunked32k, 3);
+    struct mw_l1d *l1 = &s->l1d[0];
+    struct acc x, y;
+    const uint64_t B = 0x04000100u;
+    assert_int_equal(mw_l1d_set_granularity(s, 0, 32), 0);
+    us_set_core_now(s, 10);
+    assert_int_equal(load(s, &x, B, 0x1, 1), MW_STALL_NONE);
+    assert_int_equal(load(s, &y, B, 0x3, 2), MW_STALL_NONE);
+    assert_true(y.a.miss);
+    assert_int_equal(l1->mshr_used, 1);
+    assert_int_equal(l1->missq.n, 2);
+    assert_int_equal(l1->missq.head->sectors, 0x1);
+    assert_int_equal(l1->missq.head->next->sectors, 0x2);
+    assert_int_equal(l1->st.chunk_partial_hits, 0);
+    uint32_t waiters[MW_MSHR_WAITERS_MAX];
+    uint64_t tc[MW_MSHR_WAITERS_MAX];
+    int set;
+    bool freed;
+    assert_int_equal(mw_l1d_fill(s, l1, mw_fifo_pop(&l1->missq), waiters, tc, &set, &freed), 0);
+    assert_int_equal(mw_l1d_fill(s, l1, mw_fifo_pop(&l1->missq), waiters, tc, &set, &freed), 2);
+    assert_true(freed);
+    assert_int_equal(resident_chunks(l1), 2);
+    mw_sim_destroy(s);
+}
+
 /* Fine misses of different blocks with one common tag share a line: at G = 32, 32 B loads of chunk 1 of four
  * blocks of set 2 (blocks 8 KB apart: 64 sets x 128 B) fill slots 0, 1, 2, 3 of ONE line (the first fine miss
  * takes a free way and its first slot, the next ones the free slots of the line with their common tag). A fifth
@@ -399,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_decode_and_mask),
         cmocka_unit_test(test_switch_keeps_then_flushes),
         cmocka_unit_test(test_partial_hit),
+        cmocka_unit_test(test_pending_and_absent_merge),
         cmocka_unit_test(test_non_contiguous_chunks_share_a_line),
         cmocka_unit_test(test_selector_decisions),
         cmocka_unit_test(test_selector_threshold),
