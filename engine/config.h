@@ -30,6 +30,8 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
     F(sim, seed, INT, 1, 0, 4294967295.0, "", "seed for every random choice (workload inputs, Lua math.random)") \
     F(sim, max_cycles, INT, 0, 0, 1e15, "core cycles", "stop after this many core cycles (0 = run to completion)") \
     F(sim, fast_forward, BOOL, 1, 0, 1, "", "jump the clocks over cycles in which every unit only waits (results are identical)") \
+    F(sim, watchdog_cycles, INT, 1000000, 0, 1e15, "core cycles", "stop a run in which no warp instruction issues and no memory request moves for this many core cycles (0 = never)") \
+    F(sim, lua_memory_mib, INT, 64, 1, 65536, "MiB", "ceiling of a Lua policy script's memory (a script may set a lower memory = N)") \
     F(gpu, n_sms, INT, 15, 1, 1024, "SMs", "streaming multiprocessors (GTX480: 15 clusters x 1 core)")          \
     F(clock, core_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "SM clock (GPGPU-Sim -gpgpu_clock_domains, 1st field)")    \
     F(clock, icnt_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "interconnect clock (2nd field)")                          \
@@ -184,6 +186,7 @@ struct mw_config {
     struct {
         int64_t seed, max_cycles;
         bool fast_forward;
+        int64_t watchdog_cycles, lua_memory_mib;
     } sim;
     struct {
         int64_t n_sms;

@@ -304,6 +304,48 @@ static int try_jump(struct mw_sim *s, uint64_t stop, bool *jumped, struct mw_err
     return 0;
 }
 
+/* The progress watchdog: every few thousand core cycles, the sum of what moving work advances (warp instructions
+ * issued, packets delivered both ways, kernels launched, CTAs dispatched and finished). Unchanged for
+ * sim.watchdog_cycles stops the run with what holds work: the kernel's CTAs, the SMs holding them, the memory
+ * side's queues, and the last policy answer that held work back. Reads only: stats are unaffected. */
+static int watchdog(struct mw_sim *s, struct mw_err *e)
+{
+    uint64_t now = mw_now(s), lim = (uint64_t)s->cfg.sim.watchdog_cycles;
+    uint64_t sig = s->req_net->st.packets + s->reply_net->st.packets + s->gst.kernels + s->next_cta + s->ctas_done;
+    for (int i = 0; i < s->nsms; i++) sig += s->sms[i].st.warp_insts;
+    s->wd_check = now + (lim < 4096 ? lim : 4096);
+    if (sig != s->wd_sig || now < s->wd_since) {
+        s->wd_sig = sig, s->wd_since = now;
+        return 0;
+    }
+    if (now - s->wd_since < lim) return 0;
+    int holding = 0, first = -1, mshrs = 0, missq = 0, l2q = 0, dq = 0;
+    for (int i = 0; i < s->nsms; i++) {
+        if (s->sms[i].resident_ctas) holding++, first = first < 0 ? i : first;
+        mshrs += (int)s->cfg.l1d.mshr_entries - mw_l1d_mshr_free(s, i);
+        missq += mw_l1d_missq_used(s, i);
+    }
+    for (int i = 0; i < mw_sim_n_slices(s); i++) l2q += mw_l2_queue_len(s, i);
+    for (int i = 0; i < s->nparts; i++) dq += mw_dram_queue_len_of(s, i);
+    char who[160] = "no policy refused anything";
+    if (s->refused_pt) {
+        int pt = s->refused_pt - 1;
+        snprintf(who, sizeof who, "the last refusal: %s policy '%s' on SM %d at core cycle %llu (%s)",
+                 mw_point_name((enum mw_point)pt), s->pol[pt].pol ? s->pol[pt].pol->name : "?", s->refused_sm,
+                 (unsigned long long)s->refused_at,
+                 pt == MW_PT_CTA_THROTTLE ? "a CTA limit at or below the resident CTAs" : "no victim for a fill");
+    }
+    return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                      "no progress for %llu core cycles (sim.watchdog_cycles) at core cycle %llu: no warp instruction "
+                      "issued, no packet moved, no CTA started or ended. Kernel '%s': %u of %u CTAs unfinished, %u not "
+                      "yet dispatched; %d SMs hold CTAs (the first: SM %d); %d L1D MSHRs in use, %d requests in L1D "
+                      "miss queues, %d in L2 slices, %d in DRAM queues, %d packets in the networks; %s",
+                      (unsigned long long)(now - s->wd_since), (unsigned long long)now,
+                      s->kernel_active ? s->kern.name : "(none)", s->kernel_ctas - s->ctas_done, s->kernel_ctas,
+                      s->kernel_ctas - s->next_cta, holding, first, mshrs, missq, l2q, dq,
+                      s->req_net->queued + s->req_net->inflight + s->reply_net->queued + s->reply_net->inflight, who);
+}
+
 static double wall_now(void)
 {
     struct timespec ts;
@@ -355,6 +397,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             s->clk[MW_CLK_CORE].cycle++;
             s->clk[MW_CLK_CORE].next_fs += s->clk[MW_CLK_CORE].period_fs;
             s->sm_turn = 0;
+            if (mw_now(s) >= s->wd_check && s->cfg.sim.watchdog_cycles && (rc = watchdog(s, e))) return rc;
         }
         if (s->clk[MW_CLK_ICNT].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_ICNT].cycle;

@@ -96,7 +96,8 @@ static void test_spec_errors(void **state)
         const char *file, *msg;
     } cases[] = {
         {"bad_key", "tests/sweep/bad_key.yaml:6:1: unknown key 'colour' (config, workloads, traces, policies, sets, "
-                    "seeds, size, store, jobs, out, metric, baseline)"},
+                    "seeds, size, store, jobs, out, metric, baseline, backend, partition, time, shared, binary, wait, "
+                    "poll, submit, sbatch)"},
         {"bad_type", "tests/sweep/bad_type.yaml:1:12: workloads: expected a list, got a scalar"},
         {"bad_missing", "tests/sweep/bad_missing.yaml:1:1: missing 'policies'"},
         {"bad_workload", "tests/sweep/bad_workload.yaml:3:5: unknown workload 'micro.nosuch' (moonwarp list-workloads)"},
