@@ -423,6 +423,35 @@ static void test_lua_twin(void **st)
     assert_non_null(strstr(out, "dycache parity:"));
 }
 
+/* Determinism on the chunked organisation with granularity switches (rodinia.bfs tiny at T = 25 switches): the
+ * same stats with sim.fast_forward on and off, and on a second run. */
+static void test_fast_forward_same(void **st)
+{
+    (void)st;
+    const char *sets[] = {"l1d.organisation=chunked", "policies.granularity=dycache",
+                          "policies.granularity.threshold=25", "sim.fast_forward=true"};
+    struct mw_stat_list a, b, c;
+    struct mw_config cfg;
+    struct mw_err e;
+    struct mw_workload w;
+    struct mw_stat_list *out[3] = {&a, &b, &c};
+    for (int k = 0; k < 3; k++) {
+        sets[3] = k == 1 ? "sim.fast_forward=false" : "sim.fast_forward=true";
+        sr_config(&cfg, sets, 4);
+        if (mw_workload_open_builtin(&w, "rodinia.bfs", "tiny", 1, &e)) fail_msg("%s", e.msg);
+        struct mw_sim *s = sr_sim(&cfg, &w);
+        sr_run(s, 0, "rodinia.bfs");
+        sr_stats(s, out[k]);
+        mw_sim_destroy(s);
+    }
+    assert_true(sr_stat(&a, "l1d.gran_switches") > 0);
+    sr_same_stats(&a, &b, "fast_forward off");
+    sr_same_stats(&a, &c, "second run");
+    mw_stat_list_fini(&a);
+    mw_stat_list_fini(&b);
+    mw_stat_list_fini(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_stream_stays_gather_goes_fine),
         cmocka_unit_test(test_chunked_at_128_is_line),
         cmocka_unit_test(test_lua_twin),
+        cmocka_unit_test(test_fast_forward_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
