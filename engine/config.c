@@ -688,8 +688,32 @@ static int read_capped(const char *path, FILE *f, unsigned char **buf, size_t *l
 
 /* Nesting deeper than MW_YAML_MAX_DEPTH is an error at the node that goes past it, found by scanning events
  * (stopping there) before the document is loaded. Syntax errors are left to the loader. */
+/* An upper bound on the nesting depth from the bytes alone: flow collections need a '[' or '{' each, and a
+ * block collection nested in another starts at a deeper column (a sequence may share its mapping's column once,
+ * and "- " / "? " prefixes count as columns), so depth <= 2 x (deepest content column) + 4 + brackets. Lines
+ * that hold only a comment do not count. A real config stays far below the limit, and then the event scan is
+ * not needed (it costs as much as loading the file). */
+static size_t depth_bound(const unsigned char *buf, size_t len)
+{
+    size_t flow = 0, maxcol = 0;
+    for (size_t i = 0; i < len;) {
+        size_t col = 0;
+        while (i + col < len && buf[i + col] == ' ') col++;
+        while (i + col + 1 < len && (buf[i + col] == '-' || buf[i + col] == '?') && buf[i + col + 1] == ' ') {
+            col += 2;
+            while (i + col < len && buf[i + col] == ' ') col++;
+        }
+        bool comment = i + col < len && buf[i + col] == '#';
+        if (!comment && i + col < len && buf[i + col] != '\n' && col > maxcol) maxcol = col;
+        for (; i < len && buf[i] != '\n'; i++) flow += buf[i] == '[' || buf[i] == '{';
+        i++;
+    }
+    return 2 * maxcol + 4 + flow;
+}
+
 static int check_depth(const unsigned char *buf, size_t len, const char *path, struct mw_err *e)
 {
+    if (depth_bound(buf, len) <= MW_YAML_MAX_DEPTH) return 0;
     yaml_parser_t p;
     if (!yaml_parser_initialize(&p)) return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
     yaml_parser_set_input_string(&p, buf, len);
@@ -710,19 +734,28 @@ static int check_depth(const unsigned char *buf, size_t len, const char *path, s
     return rc;
 }
 
-int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e)
 {
+    *text = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    unsigned char *text = NULL; /* read_capped's: freed here, also after its errors */
-    size_t text_len = 0;
-    int crc = read_capped(path, f, &text, &text_len, e);
+    int rc = read_capped(path, f, text, len, e);
     fclose(f);
-    if (!crc) crc = check_depth(text, text_len, path, e);
-    if (crc) {
-        free(text);
-        return crc;
+    if (!rc) rc = check_depth(*text, *len, path, e);
+    if (rc) {
+        free(*text);
+        *text = NULL;
     }
+    return rc;
+}
+
+int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+{
+    unsigned char *text;
+    size_t text_len;
+    int crc = mw_yaml_read(path, &text, &text_len, e);
+    if (crc) return crc;
     struct mw_config *tmp = malloc(sizeof *tmp);
     yaml_parser_t parser;
     if (!tmp || !yaml_parser_initialize(&parser)) {

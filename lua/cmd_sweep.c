@@ -398,11 +398,15 @@ static int root(struct spec *S, yaml_node_t *r)
 }
 
 /* Parse and check the spec; on success the spec table is on L's stack. */
-static int load_spec(lua_State *L, const char *path)
+int mw_sweep_load_spec(lua_State *L, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "moonwarp: sweep: cannot open '%s': %s\n", path, strerror(errno));
+    unsigned char *buf;
+    size_t len;
+    struct mw_err e;
+    mw_err_clear(&e);
+    if (mw_yaml_read(path, &buf, &len, &e)) { /* the limits of every YAML input */
+        if (e.line) fprintf(stderr, "%s:%d:%d: %s\n", e.file, e.line, e.col, e.msg);
+        else fprintf(stderr, "moonwarp: sweep: %s: %s\n", path, e.msg);
         return -1;
     }
     yaml_parser_t parser;
@@ -410,12 +414,12 @@ static int load_spec(lua_State *L, const char *path)
     struct mw_config *cfg = malloc(sizeof *cfg);
     if (!cfg || !yaml_parser_initialize(&parser)) {
         free(cfg);
-        fclose(f);
+        free(buf);
         fprintf(stderr, "moonwarp: out of memory\n");
         return -1;
     }
     mw_config_defaults(cfg);
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, buf, len);
     struct spec S = {path, &doc, L, cfg};
     int rc;
     if (!yaml_parser_load(&parser, &doc)) {
@@ -428,7 +432,7 @@ static int load_spec(lua_State *L, const char *path)
     }
     yaml_parser_delete(&parser);
     free(cfg);
-    fclose(f);
+    free(buf);
     return rc;
 }
 
@@ -505,7 +509,7 @@ int mw_cmd_sweep(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (load_spec(L, file)) {
+    if (mw_sweep_load_spec(L, file)) {
         lua_close(L);
         goto done;
     }

@@ -186,6 +186,17 @@ static void test_yaml_limits(void **state)
     assert_int_equal(run_config(p), 2);
     expect("deep.yaml:2:");
     expect("nested more than 32 levels deep");
+    { /* block style: 40 mappings, each indented one column more (the byte-level bound sends it to the scan) */
+        char text[4096] = "";
+        size_t k = 0;
+        for (int lvl = 0; lvl < 40; lvl++) {
+            for (int c = 0; c < lvl; c++) text[k++] = ' ';
+            k += (size_t)snprintf(text + k, sizeof text - k, "k%d:\n", lvl);
+        }
+        p = write_file("deep_block.yaml", text, "", 0, "");
+        assert_int_equal(run_config(p), 2);
+        expect("deep_block.yaml:33:33: nested more than 32 levels deep");
+    }
     p = write_file("keys.yaml", "policies:\n  l1d_bypass:\n    impl: all\n", "    k%ld: 1\n", 60000, "");
     assert_int_equal(run_config(p), 2);
     expect("keys.yaml:21:5: policies.l1d_bypass: more than 16 parameters");
@@ -194,6 +205,13 @@ static void test_yaml_limits(void **state)
     expect("big.yaml: larger than 1048576 bytes");
     assert_int_equal(run_config("tests"), 2);
     expect("tests: is a folder, not a config file");
+    /* a sweep spec is YAML under the same limits */
+    p = write_file("deep_spec.yaml", "workloads: ", "[", 200000, "\n");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'" MW_BINARY "' sweep '%s' --store '%s/s.db'", p, dir);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    expect("deep_spec.yaml:1:");
+    expect("nested more than 32 levels deep");
     assert_true(now_s() - t0 < 20);
 }
 

@@ -73,15 +73,6 @@ static double json_stat(const char *text, const char *name)
     return p ? strtod(p + strlen(key), NULL) : -1;
 }
 
-static void slurp(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot read %s", path);
-    size_t k = fread(buf, 1, n - 1, f);
-    buf[k] = 0;
-    fclose(f);
-}
-
 static void test_presets_and_run(void **state)
 {
     (void)state;
@@ -103,9 +94,9 @@ static void test_presets_and_run(void **state)
     static char a[1 << 20], b[1 << 20];
     char p[600];
     snprintf(p, sizeof p, "%s/inst/stats.json", work);
-    slurp(p, a, sizeof a);
+    rc_slurp(p, a, sizeof a);
     snprintf(p, sizeof p, "%s/tree/stats.json", work);
-    slurp(p, b, sizeof b);
+    rc_slurp(p, b, sizeof b);
     assert_true(json_stat(a, "gpu.cycles") > 0);
     assert_string_equal(strstr(a, "\"stats\""), strstr(b, "\"stats\"")); /* every counter, bit for bit */
     /* an unknown preset name: a message naming the presets, exit 2 */
@@ -136,7 +127,7 @@ static void test_stock_lua(void **state)
     static char a[1 << 20];
     char p[600];
     snprintf(p, sizeof p, "%s/inst/stats.json", work);
-    slurp(p, a, sizeof a);
+    rc_slurp(p, a, sizeof a);
     const char *c = strstr(out, "cycles=");
     assert_non_null(c);
     assert_true(strtod(c + 7, NULL) == json_stat(a, "gpu.cycles"));
@@ -154,7 +145,7 @@ static void test_reduced_demo(void **state)
     char p[600];
     static char csv[1 << 20];
     snprintf(p, sizeof p, "%s/demo/demo.csv", work);
-    slurp(p, csv, sizeof csv);
+    rc_slurp(p, csv, sizeof csv);
     const char *names[] = {"micro.stream", "micro.colstride", "micro.reuse", "micro.compute", "youngest(Lua)", "Two-Level"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strstr(csv, names[i])) fail_msg("%s missing from demo.csv:\n%s", names[i], csv);

@@ -39,21 +39,6 @@ static int count(const char *s, const char *what)
     return n;
 }
 
-/* The ROW lines of tests/lua/slurm_sweep.lua's output (workload, policy, key, stats hash, value). */
-static void rows_of(const char *o, char *rows, size_t n)
-{
-    size_t len = 0;
-    rows[0] = 0;
-    for (const char *p = o; (p = strstr(p, "ROW\t")); p++) {
-        const char *e = strchr(p, '\n');
-        size_t k = e ? (size_t)(e - p + 1) : strlen(p);
-        if (len + k + 1 > n) break;
-        memcpy(rows + len, p, k);
-        len += k;
-        rows[len] = 0;
-    }
-}
-
 /* A store's rows without host and times (tests/slurm/rows.lua). */
 static void dump(const char *db, char *o, size_t n)
 {
@@ -110,7 +95,7 @@ static void local_reference(void)
              MW_BINARY, dir);
     assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "ran\t6\tstored\t0\tfailed\t0\tpending\t0"));
-    rows_of(out, rows1, sizeof rows1);
+    rc_rows_of(out, rows1, sizeof rows1);
     assert_int_equal(count(rows1, "ROW\t"), 6);
     char db[512];
     snprintf(db, sizeof db, "%s/ref/local.db", dir);
@@ -138,7 +123,7 @@ static void test_submit_wait(void **state)
     local_reference();
     assert_int_equal(sweep("wait", 1, "s", "wait max2", out, sizeof out), 0);
     assert_non_null(strstr(out, "ran\t6\tstored\t0\tfailed\t0\tpending\t0"));
-    rows_of(out, rows2, sizeof rows2);
+    rc_rows_of(out, rows2, sizeof rows2);
     assert_string_equal(rows2, rows1); /* same keys, stats and values, in matrix order */
     char db[512], path[512], sub[480], text[4096], want[1024];
     snprintf(db, sizeof db, "%s/wait/s.db", dir);
@@ -234,7 +219,7 @@ static void test_pending_collect(void **state)
     assert_int_equal(run_cmd(cmd, out, sizeof out), 1); /* grep -c found 0: the success removed the error file */
     assert_int_equal(sweep("pend", 0, "s", "", out, sizeof out), 0);
     assert_non_null(strstr(out, "ran\t3\tstored\t3\tfailed\t0\tpending\t0"));
-    rows_of(out, rows2, sizeof rows2);
+    rc_rows_of(out, rows2, sizeof rows2);
     assert_string_equal(rows2, rows1);
     char db[512];
     snprintf(db, sizeof db, "%s/pend/s.db", dir);

@@ -32,15 +32,6 @@ static int teardown(void **state)
     return rc_rmtree(dir);
 }
 
-static void slurp(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot read %s", path);
-    size_t k = fread(buf, 1, n - 1, f);
-    buf[k] = 0;
-    fclose(f);
-}
-
 static void test_help_everywhere(void **state)
 {
     (void)state;
@@ -83,7 +74,7 @@ static void test_man_page_is_the_help(void **state)
     snprintf(path, sizeof path, "%s", MW_BINARY);
     *strrchr(path, '/') = 0;
     strcat(path, "/moonwarp.1");
-    slurp(path, built, sizeof built);
+    rc_slurp(path, built, sizeof built);
     assert_int_equal(run_cmd("'" MW_BINARY "' help --man", out, sizeof out), 0);
     assert_string_equal(out, built);
     /* roff's hyphens: the run options as the help gives them */
@@ -103,12 +94,12 @@ static void test_preset_by_name(void **state)
     assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
     static char a[1 << 20], b[1 << 20];
     char p[512];
-    snprintf(p, sizeof p, "%s/name/stats.json", dir), slurp(p, a, sizeof a);
-    snprintf(p, sizeof p, "%s/path/stats.json", dir), slurp(p, b, sizeof b);
+    snprintf(p, sizeof p, "%s/name/stats.json", dir), rc_slurp(p, a, sizeof a);
+    snprintf(p, sizeof p, "%s/path/stats.json", dir), rc_slurp(p, b, sizeof b);
     assert_non_null(strstr(a, "\"config\": \"gtx480\""));
     assert_string_equal(strstr(a, "\"stats\""), strstr(b, "\"stats\"")); /* every counter, bit for bit */
-    snprintf(p, sizeof p, "%s/name/stats.csv", dir), slurp(p, a, sizeof a);
-    snprintf(p, sizeof p, "%s/path/stats.csv", dir), slurp(p, b, sizeof b);
+    snprintf(p, sizeof p, "%s/name/stats.csv", dir), rc_slurp(p, a, sizeof a);
+    snprintf(p, sizeof p, "%s/path/stats.csv", dir), rc_slurp(p, b, sizeof b);
     assert_string_equal(a, b);
     /* in Lua: config = "gtx480" and the path give the same stats, every one of them */
     snprintf(p, sizeof p, "%s/same.lua", dir);
@@ -185,7 +176,7 @@ static void test_formats(void **state)
     assert_non_null(strstr(out, "\ngpu.ipc "));
     static char csv[1 << 20];
     char p[512];
-    snprintf(p, sizeof p, "%s/f/stats.csv", dir), slurp(p, csv, sizeof csv);
+    snprintf(p, sizeof p, "%s/f/stats.csv", dir), rc_slurp(p, csv, sizeof csv);
     assert_int_equal(strncmp(csv, "name,value,unit,description\n", 28), 0);
     assert_non_null(strstr(csv, "\ngpu.cycles,"));
     assert_non_null(strstr(csv, ",core cycles,core cycles simulated\n"));

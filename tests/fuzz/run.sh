@@ -8,7 +8,7 @@ set -uo pipefail
 BUILD=$1
 SECS=$2
 shift 2
-TARGETS=${*:-fuzz_config fuzz_trace fuzz_dram_trace fuzz_lua_config}
+TARGETS=${*:-fuzz_config fuzz_trace fuzz_dram_trace fuzz_lua_config fuzz_sweep_spec}
 SHARED=${MW_SHARED:-../shared}
 WORK=$(mktemp -d /tmp/mwfuzz_run_XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -44,6 +44,11 @@ seeds() { # target -> $WORK/<target>/seeds, and a dictionary $WORK/<target>.dict
         ;;
     fuzz_lua_config)
         head -c 64 /dev/zero > "$s/zero"
+        ;;
+    fuzz_sweep_spec)
+        for f in tests/sweep/*.yaml; do cp "$f" "$s/$(basename "$f")"; done
+        grep -ho '^ *-* *[a-z_0-9]*:' tests/sweep/*.yaml | tr -d ' -' | sort -u |
+            while read -r k; do printf '"%s"\n' "$k"; done >> "$WORK/$t.dict"
         ;;
     esac
 }
