@@ -21,6 +21,9 @@ enum { MW_DCMDARB_OLDEST = 0, MW_DCMDARB_ROUND_ROBIN = 1 };
 #define MW_DCMDARB_CHOICES "oldest|round_robin"
 enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
 #define MW_MINFO_CHOICES "instant|mib"
+enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
+#define MW_L1D_ORG_CHOICES "line|chunked"
+#define MW_CK_VICTIM_CHOICES "set|line"
 
 #define MW_STR_MAX 96
 
@@ -82,6 +85,12 @@ enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
       "misses and stores also leave hit_latency cycles after the access (GPGPU-Sim 4's -gpgpu_l1_latency pipe)") \
     F(l1d, bypass_cg, BOOL, 1, 0, 1, "",                                                                         \
       "trace loads marked .CG skip L1D (PTX ld.cg, GPGPU-Sim 3.x); false: only .STRONG.GPU loads do (Accel-Sim)") \
+    F(l1d, organisation, ENUM, MW_L1D_ORG_LINE, 0, 0, MW_L1D_ORG_CHOICES,                                        \
+      "line: one tag per line; chunked: 32 B chunks of different blocks with their own chunk tags (DyCache)")   \
+    F(l1d, chunk_common_shift, INT, 26, 8, 63, "bit",                                                          \
+      "chunked: chunks in one line share the address bits from here up (6-bit common tag of a 32-bit address)") \
+    F(l1d, chunk_victim, ENUM, 0, 0, 0, MW_CK_VICTIM_CHOICES,                                                  \
+      "chunked: a fine miss takes free slots or ways before replacing chunks of the lines with its common tag (set), or only that line's (line)") \
     F(l1i, enabled, BOOL, 1, 0, 1, "",                                                                           \
       "fetch through an L1 instruction cache and GPGPU-Sim's fetch/decode stage (false: perfect fetch)")       \
     F(l1i, size_bytes, INT, 2048, 128, 1048576, "bytes", "L1I capacity (-gpgpu_cache:il1 4:128:4 = 2 KB)")     \
@@ -220,6 +229,9 @@ struct mw_config {
         int alloc;
         int index;
         bool flush_at_kernel_end, latency_pipe, bypass_cg;
+        int organisation;
+        int64_t chunk_common_shift;
+        int chunk_victim;
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits;

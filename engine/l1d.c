@@ -31,6 +31,7 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
     for (int i = 0; i < l1->mshr_entries; i++) l1->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&l1->missq, (int)c->l1d.miss_queue);
     mw_fifo_init(&l1->injq, 1 << 30);
+    l1->gran = (int)c->l1d.line_bytes;
     return 0;
 }
 
@@ -42,6 +43,7 @@ void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1)
     free(l1->mshr_key);
     mw_slotmap_fini(&l1->mshr_map);
     mw_tags_fini(&l1->tags);
+    if (l1->org) l1->org->fini(l1);
 }
 
 static struct mw_mshr *mshr_find(struct mw_l1d *l1, uint64_t line)
@@ -141,7 +143,8 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) {
         if (mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
         bool invalidated = false;
-        if (c->l1d.enabled) {
+        if (c->l1d.enabled && l1->org) invalidated = l1->org->store(s, l1, q);
+        if (c->l1d.enabled && !l1->org) {
             int way = mw_tags_find(&l1->tags, q->set, q->line);
             /* GPGPU-Sim counts a write-through store as an access: a hit on a present line, a pending hit on a
              * line being filled, a miss on an absent one */
@@ -196,6 +199,10 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         }
         bypass = *vd == MW_BYPASS;
         probe_only = *vd == MW_BYPASS_PROBE;
+    }
+    if (!bypass && l1->org) { /* another organisation (engine/l1d_chunk.c) */
+        int rc = l1->org->load(s, l1, a, probe_only, &bypass);
+        if (!bypass) return rc;
     }
     struct mw_tags *t = &l1->tags;
     int way = -1;
@@ -387,6 +394,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     int k = (int)(m - l1->mshr);
     uint64_t line = l1->mshr_key[k];
     struct mw_tags *t = &l1->tags;
+    if (l1->org) l1->org->fill(s, l1, set, line, sectors); /* the tags stay empty: nothing more below */
     int way = mw_tags_find(t, set, line);
     if (way < 0 && s->cfg.l1d.alloc == MW_ALLOC_ON_FILL) {
         bool hooked = false;
@@ -421,6 +429,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
 
 void mw_l1d_flush_lines(struct mw_sim *s, struct mw_l1d *l1)
 {
+    if (l1->org) l1->org->flush(s, l1);
     for (int set = 0; set < l1->tags.sets; set++)
         for (int w = 0; w < l1->tags.assoc; w++) {
             struct mw_line *l = mw_tags_line(&l1->tags, set, w);
@@ -443,6 +452,7 @@ bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
 {
     const struct mw_l1d *l1 = &s->l1d[sm];
     int set = mw_l1d_set(l1, line);
+    if (l1->org) return l1->org->lookup(l1, set, line, sectors) == MW_LOOKUP_HIT;
     int way = mw_tags_find(&l1->tags, set, line);
     return way >= 0 && (sectors & ~l1->tags.lines[set * l1->tags.assoc + way].valid) == 0;
 }
@@ -451,6 +461,7 @@ int mw_l1d_lookup(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
 {
     const struct mw_l1d *l1 = &s->l1d[sm];
     int set = mw_l1d_set(l1, line);
+    if (l1->org) return l1->org->lookup(l1, set, line, sectors);
     int way = mw_tags_find(&l1->tags, set, line);
     if (way < 0) return MW_LOOKUP_MISS;
     const struct mw_line *l = &l1->tags.lines[set * l1->tags.assoc + way];
@@ -506,4 +517,19 @@ struct mw_req *mw_l1d_inject(struct mw_sim *s, struct mw_l1d *l1, uint64_t line,
     if (write) l1->st.injected_writes++;
     else l1->st.injected_reads++;
     return r;
+}
+int mw_l1d_granularity(const struct mw_sim *s, int sm) { return s->l1d[sm].gran; }
+int mw_l1d_set_granularity(struct mw_sim *s, int sm, int g)
+{
+    struct mw_l1d *l1 = &s->l1d[sm];
+    if ((g != 32 && g != 64 && g != 128) || g > (int)s->cfg.l1d.line_bytes) return -1;
+    if (g == l1->gran) return 0;
+    l1->st.gran_switches++;
+    if (g > l1->gran) { /* small to big: the finer chunks cannot be told apart at the new granule */
+        l1->st.gran_flushes++;
+        l1->gran = g;
+        mw_l1d_flush(s, sm);
+    }
+    l1->gran = g;
+    return 0;
 }

@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "icnt.h"
 #include "l1d.h"
+#include "l1d_chunk.h"
 #include "l1i.h"
 #include "partition.h"
 #include "sm.h"
@@ -109,6 +110,7 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->l1_meta_bytes = meta;
     for (int i = 0; i < s->nsms; i++) {
         int rc = mw_l1d_init(s, &s->l1d[i], i, e);
+        if (!rc && c->l1d.organisation == MW_L1D_ORG_CHUNKED) rc = mw_l1d_chunk_attach(s, &s->l1d[i], e);
         if (!rc) rc = mw_l1i_init(s, &s->l1i[i], i, e);
         if (!rc) rc = mw_sm_init(s, &s->sms[i], i, &s->l1d[i], c->l1i.enabled ? &s->l1i[i] : NULL, e);
         if (rc) return rc;

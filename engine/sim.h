@@ -90,6 +90,12 @@ uint8_t *mw_l1d_meta(const struct mw_sim *s, const struct mw_policy_inst *pi, in
 void mw_l1d_flush(struct mw_sim *s, int sm);
 /* Evict one line (cause MW_EVICT_POLICY) unless it waits for a fill; returns whether it did. */
 bool mw_l1d_invalidate(struct mw_sim *s, int sm, int set, int way);
+/* SM sm's L1D management granularity (32, 64 or 128 B; the line size until a policy sets it). Setting a larger
+ * one flushes that L1D first (DyCache's small-to-big switch); -1 for a granularity that is not 32, 64 or 128
+ * (or above the line size). The chunked organisation (l1d.organisation: chunked) hits, fetches and allocates by
+ * it; the line organisation only flushes (its fetch is the granularity policy's fetch()). */
+int mw_l1d_granularity(const struct mw_sim *s, int sm);
+int mw_l1d_set_granularity(struct mw_sim *s, int sm, int g);
 
 /* ---- L2, DRAM, registers, CTAs, schedulers ---- */
 int mw_sim_n_slices(const struct mw_sim *s);
