@@ -3,6 +3,7 @@
  * before a reply), load completion trackers, and the replies of the network. LDST scheduling is a decision
  * point (engine/policy.h). */
 #include "ldst.h"
+#include "sm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -296,4 +297,23 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
     if (set == u->park_set) u->parked = 0; /* the parked request's set changed */
     if (freed && u->parked == MW_STALL_MSHR) u->parked = 0;
     for (int i = 0; i < n; i++) trk_done(u, waiters[i], now, t_create[i]);
+}
+
+/* ---- facts ---- */
+int mw_ldst_head(const struct mw_sim *s, int sm, int k, struct mw_ldst_head *out)
+{
+    if (!s->sms || sm < 0 || sm >= s->nsms || k < 0) return -1;
+    const struct mw_ldst *u = &s->sms[sm].ldst;
+    for (int i = 0; i < u->nslots; i++) {
+        const struct mw_ldst_slot *sl = &u->slots[i];
+        if (!sl->valid || k--) continue;
+        out->warp = sl->warp;
+        out->op = sl->op;
+        out->inst = sl->inst;
+        out->index = sl->next;
+        out->n = sl->nreq;
+        out->req = sl->reqs[sl->next];
+        return 0;
+    }
+    return -1;
 }
