@@ -34,7 +34,11 @@
     X(gpgpusim_accesses, "GPGPU-Sim accounting: hits + misses + pending hits, stores included", "req", SUM) \
     X(gpgpusim_misses, "GPGPU-Sim accounting: load misses, sector misses, stores to an absent line", "req", SUM) \
     X(gpgpusim_pending_hits, "GPGPU-Sim accounting: loads merged into a line or MSHR entry in flight", "req", SUM) \
-    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM)
+    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM) \
+    X(victim_iw, "load misses that evicted a line allocated by the same warp (Choo: intra-warp)", "req", SUM) \
+    X(victim_xw, "load misses that evicted a line of another warp of the same CTA (cross-warp)", "req", SUM) \
+    X(victim_xb, "load misses that evicted a line of a warp of another CTA (cross-block)", "req", SUM) \
+    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of

@@ -35,7 +35,8 @@
     X(load_latency_count, "load requests whose latency was measured", "req", SUM)                       \
     X(load_latency_max, "largest load request latency", "core cycles", MAX)                             \
     X(ctas_deactivated, "resident CTAs stopped by a policy (mw_cta_deactivate)", "CTA", SUM)            \
-    X(ctas_reactivated, "stopped CTAs restarted by a policy (mw_cta_reactivate)", "CTA", SUM)
+    X(ctas_reactivated, "stopped CTAs restarted by a policy (mw_cta_reactivate)", "CTA", SUM)             \
+    X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif
