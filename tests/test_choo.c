@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "policy_iface.h"
+#include "runcmd.h"
 #include "../policies/choo_sel.h"
 
 /* A one-SM simulation running `prog` with the given --set assignments, run to completion. */
@@ -257,12 +258,29 @@ static void test_mrpb(void **state)
     mw_sim_destroy(s);
 }
 
+/* The synthetic patterns P1-P5 (tests/lua/choo_patterns.lua, Lua workloads) with the verdicts worked out there, and
+ * the Lua twins of IndSelCaching and 1-bit LASC giving the C policies' counters. */
+static void test_patterns_and_twins(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/choo_patterns.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    const char *want[] = {"ok  P1 column-strided: IndSel bypasses 7168", "ok  P2 SYRK: IndSel bypasses 7168",
+                          "ok  P3 streaming", "ok  P4 mixed reuse: LASC1.0 bypasses 0 of 768", "ok  P5 LDST-stall hits",
+                          "ok  twins"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(out, want[i])) fail_msg("missing \"%s\" in:\n%s", want[i], out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_indsel_example), cmocka_unit_test(test_locsel_victim),
         cmocka_unit_test(test_lasc_rules),     cmocka_unit_test(test_lasc_probe_update),
         cmocka_unit_test(test_memsched_grr),   cmocka_unit_test(test_mrpb),
+        cmocka_unit_test(test_patterns_and_twins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
