@@ -301,20 +301,24 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
 }
 
 /* ---- facts ---- */
-int mw_ldst_head(const struct mw_sim *s, int sm, int k, struct mw_ldst_head *out)
+int mw_ldst_heads(const struct mw_sim *s, int sm, struct mw_ldst_head *out, int max)
 {
-    if (!s->sms || sm < 0 || sm >= s->nsms || k < 0) return -1;
+    if (!s->sms || sm < 0 || sm >= s->nsms) return 0;
     const struct mw_ldst *u = &s->sms[sm].ldst;
+    int n = 0;
     for (int i = 0; i < u->nslots; i++) {
         const struct mw_ldst_slot *sl = &u->slots[i];
-        if (!sl->valid || k--) continue;
-        out->warp = sl->warp;
-        out->op = sl->op;
-        out->inst = sl->inst;
-        out->index = sl->next;
-        out->n = sl->nreq;
-        out->req = sl->reqs[sl->next];
-        return 0;
+        if (!sl->valid) continue;
+        if (n < max) {
+            struct mw_ldst_head *h = &out[n];
+            h->warp = sl->warp;
+            h->op = sl->op;
+            h->inst = sl->inst;
+            h->index = sl->next;
+            h->n = sl->nreq;
+            h->req = sl->reqs[sl->next];
+        }
+        n++;
     }
-    return -1;
+    return n;
 }

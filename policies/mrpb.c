@@ -80,9 +80,10 @@ static int mrpb_pick(struct mw_policy_inst *pi, int sm, const uint16_t *warps, i
     const struct mrpb_params *p = pi->bundle->params;
     int best = -1, best_cur = -1;
     uint64_t bi = UINT64_MAX, bc = UINT64_MAX;
+    struct mw_ldst_head h[1024];
+    int nh = mw_ldst_heads(pi->sim, sm, h, 1024);
     for (int i = 0; i < n; i++) {
-        struct mw_ldst_head h;
-        uint64_t id = mw_ldst_head(pi->sim, sm, i, &h) ? UINT64_MAX - 1 : h.inst;
+        uint64_t id = i < nh ? h[i].inst : UINT64_MAX - 1;
         if (id < bi || best < 0) best = i, bi = id;
         if (warps[i] == st->cur[sm] && (best_cur < 0 || id < bc)) best_cur = i, bc = id;
     }

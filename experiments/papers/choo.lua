@@ -80,8 +80,58 @@ local function figure(tag, title, names, configs, baseline)
   return res
 end
 
-figure("fig4", "Fig 4.x: IPC normalized to the baseline (GTO, 16 KB 4-way)",
+local fig4 = figure("fig4", "Fig 4.x: IPC normalized to the baseline (GTO, 16 KB 4-way)",
   { "Baseline", "Assoc-32", "BypassAll", "IndSelCaching", "LocSelCaching", "IndXor", "MRPB" })
+
+-- The baseline characterization (thesis §2.5.3, §3.2, §3.3) from the same runs' counters, per benchmark and as
+-- the mean over the benchmarks: L1D hit rate, the share of replacing misses whose victim the same warp allocated
+-- (IW), evicted lines never hit (Reuse0), LDST resource-stall cycles per thousand SM-active cycles and the share
+-- of them for want of a line (LineAllocFail), the coalescing degree (active lanes per L1D request) and
+-- LocSelCaching's and BypassAll's cut in L1D accesses (stores included, GPGPU-Sim's count).
+local function characterization(res)
+  local by = {}
+  for _, r in ipairs(res.rows) do
+    by[r.workload] = by[r.workload] or {}
+    by[r.workload][r.policy] = r.stats
+  end
+  local cols = { "hit%", "IW%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal", "LocSel-acc%", "BypAll-acc%" }
+  local lines, sum, n = {}, {}, 0
+  local function pct(a, b) return (b and b > 0) and 100 * a / b or 0 / 0 end
+  for _, w in ipairs(workloads) do
+    local b, l, a = by[w.name] and by[w.name].Baseline, by[w.name] and by[w.name].LocSelCaching,
+      by[w.name] and by[w.name].BypassAll
+    if b then
+      local acc = b["l1d.accesses"]
+      local vic = b["l1d.victim_iw"] + b["l1d.victim_xw"] + b["l1d.victim_xb"]
+      local stall = b["sm.ldst_stall_line_alloc"] + b["sm.ldst_stall_mshr"] + b["sm.ldst_stall_miss_queue"]
+      local v = { pct(acc - b["l1d.misses"], acc), pct(b["l1d.victim_iw"], vic), pct(b["l1d.victim_xw"], vic),
+        pct(b["l1d.victim_xb"], vic), pct(b["l1d.evict_reuse0"], b["l1d.evictions"]),
+        1000 * stall / b["sm.active_cycles"], pct(b["sm.ldst_stall_line_alloc"], stall),
+        b["sm.mem_lanes"] / b["sm.coalesced_reqs"],
+        l and 100 - pct(l["l1d.gpgpusim_accesses"], b["l1d.gpgpusim_accesses"]) or 0 / 0,
+        a and 100 - pct(a["l1d.gpgpusim_accesses"], b["l1d.gpgpusim_accesses"]) or 0 / 0 }
+      n = n + 1
+      local t = { ("%-20s"):format(w.name) }
+      for i, x in ipairs(v) do
+        t[#t + 1] = ("%9.1f"):format(x)
+        if x == x then sum[i] = (sum[i] or 0) + x end
+      end
+      lines[#lines + 1] = table.concat(t, " ")
+    end
+  end
+  local head = { ("%-20s"):format("benchmark") }
+  for _, c in ipairs(cols) do head[#head + 1] = ("%9s"):format(c) end
+  local mean = { ("%-20s"):format("MEAN") }
+  for i = 1, #cols do mean[#mean + 1] = ("%9.1f"):format((sum[i] or 0) / math.max(n, 1)) end
+  return "Baseline characterization (GTO, 16 KB 4-way; stall/kc = LDST stall cycles per 1000 SM cycles)\n" ..
+    table.concat(head, " ") .. "\n" .. table.concat(lines, "\n") .. "\n" .. table.concat(mean, " ")
+end
+local ctext = characterization(fig4)
+print(ctext)
+local fh = assert(io.open(out .. "/characterization.txt", "w"))
+fh:write(ctext, "\n")
+fh:close()
+print()
 figure("fig5", "Fig 5.x: LASC, IPC normalized to the baseline",
   { "Baseline", "LASC1.0", "LASC1.5", "LASC1.0+SelCaching", "MRPB" })
 figure("fig6", "Fig 6.x: memory request scheduling, IPC normalized to the baseline",
