@@ -24,6 +24,8 @@ names=$("$BIN" list-workloads | awk 'NR > 1 && $1 != "kernels:" && $1 !~ /^micro
     echo "PolyBench kernels (ATAX, BICG, MVT, GESUMMV) launch N/256 CTAs that each loop N times over a"
     echo "column-strided load, so their default is N = 3840, the smallest N with a CTA on each of the 15 SMs:"
     echo "they are the longest runs in the table. \`--size small\` (N = 384) runs them in under a second."
+    echo "The CUDA SDK models run the samples' default inputs once: \`sdk.histogram\` (64 MB, 52.9 M warp instructions)"
+    echo "and \`sdk.convsep\` (3072 x 3072, 23.3 M) take minutes; their \`--size small\` runs take seconds."
     echo
     echo "\`perfect fetch\` is the same run with \`l1i.enabled=false\` (instructions arrive when the buffer has room, as"
     echo "moonwarp did before it had an instruction cache); \`L1I\` is the change in cycles the instruction cache makes."

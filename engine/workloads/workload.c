@@ -60,6 +60,14 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"graph.bc", "graphbig", "BC: per root, BFS forward levels (atomicAdd path counts) and backward dependency sums", "tiny|small|default|paper", mw_wl_graph_bc},
     {"graph.tc", "graphbig", "TC: per-thread quicksort of neighbour lists (local stack), sorted-list intersections, atomicAdd", "tiny|small|default|paper", mw_wl_graph_tc},
     {"graph.gc", "graphbig", "GC: one launch per colour, uncoloured vertices with the largest random number win", "tiny|small|default|paper", mw_wl_graph_gc},
+    /* @group sdk */
+    {"sdk.vectoradd", "cuda-sdk", "vectorAdd: C[i] = A[i] + B[i], 256-thread CTAs, 50000 elements", "tiny|small|default|paper", mw_wl_sdk_vectoradd},
+    {"sdk.scalarprod", "cuda-sdk", "scalarProd: scalarProdGPU<<<128, 256>>>, 256 dot products of 4096 floats, 1024 accumulators and a shared tree", "tiny|small|default|paper", mw_wl_sdk_scalarprod},
+    {"sdk.blackscholes", "cuda-sdk", "BlackScholes: BlackScholesGPU<<<480, 128>>> grid-stride over 4M options (one of the sample's 512 launches)", "tiny|small|default|paper", mw_wl_sdk_blackscholes},
+    {"sdk.reduction", "cuda-sdk", "reduction: reduce6 (int, 256 threads, 64 CTAs) over 2^24 elements, then one reduce6<32> CTA on the partial sums", "tiny|small|default|paper", mw_wl_sdk_reduction},
+    {"sdk.transpose", "cuda-sdk", "transpose 1024x1024: naive, coalesced (32-way bank conflicts), no-bank-conflict and diagonal kernels, 32x16 threads a 32x32 tile", "tiny|small|default|paper", mw_wl_sdk_transpose},
+    {"sdk.convsep", "cuda-sdk", "convolutionSeparable 3072x3072, 17 taps: convolutionRowsKernel (16x4) then convolutionColumnsKernel (16x8), once (the sample: 17 times)", "tiny|small|default|paper", mw_wl_sdk_convsep},
+    {"sdk.histogram", "cuda-sdk", "histogram 64 MB of seeded bytes: histogram64Kernel + merge, then histogram256Kernel (per-warp tag-loop counters) + merge", "tiny|small|default|paper", mw_wl_sdk_histogram},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 
