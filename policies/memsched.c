@@ -92,51 +92,36 @@ static int ms_pick(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int
     struct ms_state *st = pi->state;
     const struct ms_params *p = pi->params;
     struct mw_sim *s = pi->sim;
-    /* one candidate per warp (its oldest instruction), by warp id */
     enum { MAXW = 1024 };
-    int best_of[MAXW];
-    struct mw_ldst_head heads[1024];
-    int nw = 0, order[1024];
-    int nh = mw_ldst_heads(s, sm, heads, 1024);
+    struct mw_ldst_head heads[MAXW];
+    int nh = mw_ldst_heads(s, sm, heads, MAXW);
+    /* one candidate per warp (its oldest instruction), found by warp id */
+    int of[MAXW], maxw = 0;
+    for (int i = 0; i < n; i++)
+        if (warps[i] + 1 > maxw) maxw = warps[i] + 1;
+    for (int w = 0; w < maxw; w++) of[w] = -1;
     for (int i = 0; i < n; i++) {
         if (i >= nh) { /* not the engine's list (a unit test's): a load of line 0 */
             memset(&heads[i], 0, sizeof heads[i]);
             heads[i].warp = warps[i], heads[i].op = MW_OP_LD_GLOBAL, heads[i].inst = UINT64_MAX;
         }
-        int w = warps[i] & (MAXW - 1);
-        best_of[w] = -1;
+        int w = warps[i];
+        if (of[w] < 0 || heads[i].inst < heads[of[w]].inst) of[w] = i;
     }
-    for (int i = 0; i < n; i++) {
-        int w = warps[i] & (MAXW - 1);
-        if (best_of[w] < 0) {
-            best_of[w] = i;
-            order[nw++] = i;
-        } else if (heads[i].inst < heads[best_of[w]].inst) {
-            for (int j = 0; j < nw; j++)
-                if (order[j] == best_of[w]) order[j] = i;
-            best_of[w] = i;
-        }
-    }
-    /* sort the distinct warps by id (insertion sort: at most 48) */
-    for (int a = 1; a < nw; a++)
-        for (int b = a; b > 0 && warps[order[b]] < warps[order[b - 1]]; b--) {
-            int t = order[b];
-            order[b] = order[b - 1], order[b - 1] = t;
-        }
+    /* the group: the next k warps with a request waiting, by warp id from the pointer (FIXED: from 0), wrapping */
     int k = p->order == ORD_RR ? 1 : (int)p->k;
-    if (k > nw) k = nw;
-    int first = 0;
-    if (p->order != ORD_FIXED) /* the first warp at or after the pointer, wrapping */
-        while (first < nw && warps[order[first]] < st->ptr[sm]) first++;
-    if (first == nw) first = 0;
-    int cand[64], probe[64];
-    for (int g = 0; g < k && g < 64; g++) {
-        cand[g] = order[(first + g) % nw];
-        probe[g] = ms_probe(s, sm, &heads[cand[g]]);
+    int start = p->order == ORD_FIXED || st->ptr[sm] >= maxw ? 0 : st->ptr[sm];
+    int cand[64], probe[64], ng = 0;
+    for (int j = 0; j < maxw && ng < k && ng < 64; j++) {
+        int w = (start + j) % maxw;
+        if (of[w] < 0) continue;
+        cand[ng] = of[w];
+        probe[ng] = ms_probe(s, sm, &heads[of[w]]);
+        ng++;
     }
-    int c = ms_choose(probe, k);
+    int c = ms_choose(probe, ng);
     mw_policy_count(pi, probe[c] == 2 ? st->c_hit : probe[c] == 1 ? st->c_ready : st->c_stall, 1);
-    if (p->order != ORD_FIXED) st->ptr[sm] = warps[cand[k - 1]] + 1; /* the next group starts past this one */
+    if (p->order != ORD_FIXED) st->ptr[sm] = warps[cand[ng - 1]] + 1; /* the next group starts past this one */
     return cand[c];
 }
 
