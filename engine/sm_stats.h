@@ -36,7 +36,8 @@
     X(load_latency_max, "largest load request latency", "core cycles", MAX)                             \
     X(ctas_deactivated, "resident CTAs stopped by a policy (mw_cta_deactivate)", "CTA", SUM)            \
     X(ctas_reactivated, "stopped CTAs restarted by a policy (mw_cta_reactivate)", "CTA", SUM)             \
-    X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM)
+    X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM) \
+    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif

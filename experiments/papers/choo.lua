@@ -62,7 +62,7 @@ end
 local extra = { "l1d.miss_rate", "l1d.accesses", "l1d.gpgpusim_accesses", "l1d.bypasses", "l1d.evictions",
   "l1d.evict_reuse0", "l1d.victim_iw", "l1d.victim_xw", "l1d.victim_xb", "l1d.line_alloc_fail", "l1d.mshr_fail",
   "l1d.miss_queue_fail", "sm.ldst_stall_line_alloc", "sm.ldst_stall_mshr", "sm.ldst_stall_miss_queue",
-  "sm.mem_lanes", "sm.coalesced_reqs", "sm.active_cycles" }
+  "sm.mem_lanes", "sm.coalesced_reqs", "sm.active_cycles", "sm.ldst_busy", "sm.ldst_wait_warps" }
 
 local function figure(tag, title, names, configs, baseline)
   local res = X.run {
@@ -86,7 +86,8 @@ local fig4 = figure("fig4", "Fig 4.x: IPC normalized to the baseline (GTO, 16 KB
 -- The baseline characterization (thesis §2.5.3, §3.2, §3.3) from the same runs' counters, per benchmark and as
 -- the mean over the benchmarks: L1D hit rate, the share of replacing misses whose victim the same warp allocated
 -- (IW), evicted lines never hit (Reuse0), LDST resource-stall cycles per thousand SM-active cycles and the share
--- of them for want of a line (LineAllocFail), the coalescing degree (active lanes per L1D request) and
+-- of them for want of a line (LineAllocFail), the coalescing degree (active lanes per L1D request), the warps
+-- ready but for the LDST unit per cycle it is busy (ldst-wait: both schedulers' counts added) and
 -- LocSelCaching's and BypassAll's cut in L1D accesses (stores included, GPGPU-Sim's count).
 local function characterization(res)
   local by = {}
@@ -94,7 +95,8 @@ local function characterization(res)
     by[r.workload] = by[r.workload] or {}
     by[r.workload][r.policy] = r.stats
   end
-  local cols = { "hit%", "IW%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal", "LocSel-acc%", "BypAll-acc%" }
+  local cols = { "hit%", "IW%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal", "ldst-wait", "LocSel-acc%",
+    "BypAll-acc%" }
   local lines, sum, n = {}, {}, 0
   local function pct(a, b) return (b and b > 0) and 100 * a / b or 0 / 0 end
   for _, w in ipairs(workloads) do
@@ -108,6 +110,7 @@ local function characterization(res)
         pct(b["l1d.victim_xb"], vic), pct(b["l1d.evict_reuse0"], b["l1d.evictions"]),
         1000 * stall / b["sm.active_cycles"], pct(b["sm.ldst_stall_line_alloc"], stall),
         b["sm.mem_lanes"] / b["sm.coalesced_reqs"],
+        b["sm.ldst_wait_warps"] and b["sm.ldst_wait_warps"] / b["sm.ldst_busy"] or 0 / 0,
         l and 100 - pct(l["l1d.gpgpusim_accesses"], b["l1d.gpgpusim_accesses"]) or 0 / 0,
         a and 100 - pct(a["l1d.gpgpusim_accesses"], b["l1d.gpgpusim_accesses"]) or 0 / 0 }
       n = n + 1
