@@ -3,7 +3,7 @@
  * before a reply), load completion trackers, and the replies of the network. LDST scheduling is a decision
  * point (engine/policy.h). */
 #include "ldst.h"
-#include "sm.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -301,10 +301,8 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
 }
 
 /* ---- facts ---- */
-int mw_ldst_heads(const struct mw_sim *s, int sm, struct mw_ldst_head *out, int max)
+int mw_ldst_unit_heads(const struct mw_ldst *u, struct mw_ldst_head *out, int max)
 {
-    if (!s->sms || sm < 0 || sm >= s->nsms) return 0;
-    const struct mw_ldst *u = &s->sms[sm].ldst;
     int n = 0;
     for (int i = 0; i < u->nslots; i++) {
         const struct mw_ldst_slot *sl = &u->slots[i];

@@ -894,6 +894,11 @@ bool mw_warp_active(const struct mw_sim *s, int sm, int w)
 }
 bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].state == MW_W_BARRIER; }
 int mw_warp_cta(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].cta_slot; }
+int mw_ldst_heads(const struct mw_sim *s, int sm, struct mw_ldst_head *out, int max)
+{
+    if (!s->sms || sm < 0 || sm >= s->nsms) return 0;
+    return mw_ldst_unit_heads(&s->sms[sm].ldst, out, max);
+}
 const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w)
 {
     const struct mw_warp *wp = &s->sms[sm].warps[w];

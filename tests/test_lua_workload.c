@@ -21,7 +21,7 @@ static void test_parity_and_forms(void **state)
     int rc = run_cmd("'" MW_BINARY "' tests/lua/wl_parity.lua", out, sizeof out);
     print_message("%s", out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "ok  twin micro.stream    small 1227 counters"));
+    assert_non_null(strstr(out, "ok  twin micro.stream    small 1323 counters"));
     assert_non_null(strstr(out, "ok  twin micro.colstride tiny"));
     assert_non_null(strstr(out, "ok  thread form: warp insts 52"));
     assert_non_null(strstr(out, "ok  kernels function: 5 launches"));
