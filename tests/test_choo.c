@@ -45,7 +45,7 @@ static void test_indsel_example(void **state)
     for (int i = 0; i < 8; i++) r[i] = (struct mw_coal_req){.line = 0x1000u * (uint64_t)i, .set = (uint16_t)set_of[i]};
     const int want[8] = {1, 1, 1, 1, 0, 0, 0, 0};
     for (int i = 0; i < 8; i++) assert_int_equal(decide(pi, 0, 0, r, 8, i, 0), want[i]);
-    /* the same rule through the shared helper, for schemes a (bypass all 8), b (cache requests 0, 1), c (cache
+    /* the same rule through choo_sel_bypass (policies/choo_sel.h), for schemes a (bypass all 8), b (cache requests 0, 1), c (cache
      * 6, 7), and a convergent pair (N = 2 <= n: everything cached whatever the scheme) */
     for (int i = 0; i < 8; i++) {
         assert_true(choo_sel_bypass(CHOO_A, r, 8, i, 2));
