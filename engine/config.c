@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 /* ---- the field table ------------------------------------------------------------------------------------ */
@@ -542,6 +543,9 @@ static int load_choice_map(struct loader *L, int pt, yaml_node_t *pkey, yaml_nod
     snprintf(what, sizeof what, "policies.%s", pname);
     yaml_node_t *impl = NULL, *script = NULL, *script_key = NULL;
     for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
+        if (pair - map->data.mapping.pairs.start >= MW_POLICY_MAX_PARAMS + 2) /* + impl and script: counted first */
+            return node_err(L, node(L, pair->key), "policies.%s: more than %d parameters", pname,
+                            MW_POLICY_MAX_PARAMS);
         int rc = check_key(L, map, pair, what);
         if (rc) return rc;
         yaml_node_t *k = node(L, pair->key), *v = node(L, pair->value);
@@ -652,18 +656,114 @@ static int syntax_error(const yaml_parser_t *p, const char *file, struct mw_err 
     return err_at(e, file, line, col, "YAML syntax error: %s", problem);
 }
 
-int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+/* Limits a config file is read under: its size, and how deeply its mappings and sequences nest (libyaml's
+ * loader takes minutes on 200,000 levels). A real config is a few KB and 3 levels deep. */
+#define MW_YAML_MAX_BYTES (1 << 20)
+#define MW_YAML_MAX_DEPTH 32
+
+/* The whole file (at most MW_YAML_MAX_BYTES) in *buf; 0 or an error naming the file. */
+static int read_capped(const char *path, FILE *f, unsigned char **buf, size_t *len, struct mw_err *e)
 {
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        return mw_err_set(e, MW_EIO, path, 0, 0, "is a folder, not a config file");
+    size_t cap = 0;
+    *len = 0;
+    do { /* grows to the file's size, at most one byte past the limit */
+        if (*len == cap) {
+            cap = cap ? 4 * cap : 16384;
+            if (cap > MW_YAML_MAX_BYTES + 1) cap = MW_YAML_MAX_BYTES + 1;
+            unsigned char *nb = realloc(*buf, cap);
+            if (!nb) return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
+            *buf = nb;
+        }
+        *len += fread(*buf + *len, 1, cap - *len, f);
+    } while (*len == cap && cap <= MW_YAML_MAX_BYTES && !ferror(f));
+    if (ferror(f)) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    if (*len > MW_YAML_MAX_BYTES)
+        return mw_err_set(e, MW_EINVAL, path, 0, 0, "larger than %d bytes: not a config file (a limit)",
+                          MW_YAML_MAX_BYTES);
+    return 0;
+}
+
+/* Nesting deeper than MW_YAML_MAX_DEPTH is an error at the node that goes past it, found by scanning events
+ * (stopping there) before the document is loaded. Syntax errors are left to the loader. */
+/* An upper bound on the nesting depth from the bytes alone: flow collections need a '[' or '{' each, and a
+ * block collection nested in another starts at a deeper column (a sequence may share its mapping's column once,
+ * and "- " / "? " prefixes count as columns), so depth <= 2 x (deepest content column) + 4 + brackets. Lines
+ * that hold only a comment do not count. A real config stays far below the limit, and then the event scan is
+ * not needed (it costs as much as loading the file). */
+static size_t depth_bound(const unsigned char *buf, size_t len)
+{
+    size_t flow = 0, maxcol = 0;
+    for (size_t i = 0; i < len;) {
+        size_t col = 0;
+        while (i + col < len && buf[i + col] == ' ') col++;
+        while (i + col + 1 < len && (buf[i + col] == '-' || buf[i + col] == '?') && buf[i + col + 1] == ' ') {
+            col += 2;
+            while (i + col < len && buf[i + col] == ' ') col++;
+        }
+        bool comment = i + col < len && buf[i + col] == '#';
+        if (!comment && i + col < len && buf[i + col] != '\n' && col > maxcol) maxcol = col;
+        for (; i < len && buf[i] != '\n'; i++) flow += buf[i] == '[' || buf[i] == '{';
+        i++;
+    }
+    return 2 * maxcol + 4 + flow;
+}
+
+static int check_depth(const unsigned char *buf, size_t len, const char *path, struct mw_err *e)
+{
+    if (depth_bound(buf, len) <= MW_YAML_MAX_DEPTH) return 0;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
+    yaml_parser_set_input_string(&p, buf, len);
+    int depth = 0, rc = 0;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev)) break;
+        yaml_event_type_t t = ev.type;
+        if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+            if (++depth > MW_YAML_MAX_DEPTH)
+                rc = err_at(e, path, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                            "nested more than %d levels deep: not a config file (a limit)", MW_YAML_MAX_DEPTH);
+        } else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) depth--;
+        yaml_event_delete(&ev);
+        if (rc || t == YAML_STREAM_END_EVENT) break;
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
+int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e)
+{
+    *text = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return mw_err_set(e, MW_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    int rc = read_capped(path, f, text, len, e);
+    fclose(f);
+    if (!rc) rc = check_depth(*text, *len, path, e);
+    if (rc) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
+}
+
+int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
+{
+    unsigned char *text;
+    size_t text_len;
+    int crc = mw_yaml_read(path, &text, &text_len, e);
+    if (crc) return crc;
     struct mw_config *tmp = malloc(sizeof *tmp);
     yaml_parser_t parser;
     if (!tmp || !yaml_parser_initialize(&parser)) {
         free(tmp);
-        fclose(f);
+        free(text);
         return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
     }
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, text, text_len);
     *tmp = *c;
     /* positions recorded from an earlier file would now be read against this one */
     for (int i = 0; i < MW_CFG_NFIELDS; i++)
@@ -694,7 +794,7 @@ int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
     }
     yaml_parser_delete(&parser);
     free(tmp);
-    fclose(f);
+    free(text);
     return rc;
 }
 
@@ -770,16 +870,12 @@ __attribute__((format(printf, 4, 5))) static int vfail(const struct mw_config *c
 {
     const char *file = c->source[0] ? c->source : NULL;
     int line = 0, col = 0;
-    for (const int *f = fields; *f >= 0; f++) {
+    /* a --set among the fields first: the user's last change is what made a consistent file inconsistent */
+    for (const int *f = fields; *f >= 0 && !line; f++)
+        if (c->origin[*f].kind == MW_ORIGIN_SET) file = SET_FILE, line = 1, col = c->origin[*f].col;
+    for (const int *f = fields; *f >= 0 && !line; f++) {
         const struct mw_cfg_origin *o = &c->origin[*f];
-        if (o->kind == MW_ORIGIN_FILE && o->line > 0) {
-            line = o->line, col = o->col;
-            break;
-        }
-        if (o->kind == MW_ORIGIN_SET) {
-            file = SET_FILE, line = 1, col = o->col;
-            break;
-        }
+        if (o->kind == MW_ORIGIN_FILE && o->line > 0) line = o->line, col = o->col;
     }
     va_list ap;
     va_start(ap, fmt);

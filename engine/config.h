@@ -17,6 +17,10 @@ enum { MW_COAL_LINE = 0, MW_COAL_SECTOR = 1 };
 #define MW_COAL_CHOICES "line|sector"
 enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
 #define MW_DRAMQ_CHOICES "split|unified"
+enum { MW_DCMDARB_OLDEST = 0, MW_DCMDARB_ROUND_ROBIN = 1 };
+#define MW_DCMDARB_CHOICES "oldest|round_robin"
+enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
+#define MW_MINFO_CHOICES "instant|mib"
 
 #define MW_STR_MAX 96
 
@@ -27,6 +31,8 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(sim, seed, INT, 1, 0, 4294967295.0, "", "seed for every random choice (workload inputs, Lua math.random)") \
     F(sim, max_cycles, INT, 0, 0, 1e15, "core cycles", "stop after this many core cycles (0 = run to completion)") \
     F(sim, fast_forward, BOOL, 1, 0, 1, "", "jump the clocks over cycles in which every unit only waits (results are identical)") \
+    F(sim, watchdog_cycles, INT, 1000000, 0, 1e15, "core cycles", "stop a run in which no warp instruction issues and no memory request moves for this many core cycles (0 = never)") \
+    F(sim, lua_memory_mib, INT, 64, 1, 65536, "MiB", "ceiling of a Lua policy script's memory (a script may set a lower memory = N)") \
     F(gpu, n_sms, INT, 15, 1, 1024, "SMs", "streaming multiprocessors (GTX480: 15 clusters x 1 core)")          \
     F(clock, core_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "SM clock (GPGPU-Sim -gpgpu_clock_domains, 1st field)")    \
     F(clock, icnt_mhz, DOUBLE, 700.0, 1, 1e5, "MHz", "interconnect clock (2nd field)")                          \
@@ -104,6 +110,9 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l2, interleave_bytes, INT, 256, 32, 1 << 20, "bytes", "partition interleaving chunk (dramid@8)")        \
     F(l2, sectored, BOOL, 0, 0, 1, "",                                                                           \
       "a read or write of several sectors is looked up, merged and fetched per 32 B sector (Accel-Sim's L2)")  \
+    F(l2, merge_info, ENUM, MW_MINFO_INSTANT, 0, 0, MW_MINFO_CHOICES,                                          \
+      "how the DRAM controller learns L2 MSHR merges: instant (the queued read's merge and age are kept "    \
+      "current) or mib (Li §4.4: merge information buffers, dummy requests through the L2-to-DRAM pipe)") \
     F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed delay of a request from L2 to DRAM; data returns without one (-dram_latency)") \
     F(dram, banks, INT, 16, 1, 64, "banks", "banks per channel")                                               \
     F(dram, bank_groups, INT, 1, 1, 16, "groups", "bank groups (1 = off; GTX480 nbkgrp=4)")                    \
@@ -136,7 +145,15 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
       "requests buffered ahead of the scheduler queue, moved into it one per cycle in arrival order "        \
       "(DRAMSim3's transaction queue in front of its command queue; 0 = none)")                              \
     F(dram, address_map, STR, "RRRR.RRRRRRRR.BBBBCCCC.CCSSSSSS", 0, 0, "",                                     \
-      "partition-local address bits, MSB first: R row, B bank, C column, S byte ('.' ignored)")
+      "partition-local address bits, MSB first: R row, B bank, C column, S byte ('.' ignored)")              \
+    F(dram, perfect, BOOL, 0, 0, 1, "",                                                                       \
+      "perfect DRAM (Li 2015 §5.2): a request that reaches the controller is done at once, no queue limit")   \
+    F(dram, drain_on_empty, BOOL, 0, 0, 1, "",                                                                \
+      "split mode: an empty read queue starts a write drain that runs down to write_low (Li §2.3); "         \
+      "off: writes are served only while no read is queued")                                                 \
+    F(dram, cmd_arbiter, ENUM, MW_DCMDARB_OLDEST, 0, 0, MW_DCMDARB_CHOICES,                                   \
+      "which ready bank issues its command: the oldest request's, or round robin from the bank after the "   \
+      "last one that issued (Li §2.3)")
 
 /* Storage per type: INT int64_t, DOUBLE double, BOOL bool, ENUM int, STR char[MW_STR_MAX]. The struct below
  * is written out by hand (sections as nested structs, cfg.l1d.assoc) and checked against the table by
@@ -175,6 +192,7 @@ struct mw_config {
     struct {
         int64_t seed, max_cycles;
         bool fast_forward;
+        int64_t watchdog_cycles, lua_memory_mib;
     } sim;
     struct {
         int64_t n_sms;
@@ -210,6 +228,7 @@ struct mw_config {
         int64_t n_partitions, subpartitions, slice_bytes, line_bytes, assoc, latency, mshr_entries,
             mshr_max_merge, miss_queue, input_queue, interleave_bytes;
         bool sectored;
+        int merge_info;
     } l2;
     struct {
         int64_t latency, banks, bank_groups, bus_bytes, burst_length, data_rate, tCL, tCWL, tRCD, tRCDWR, tRP,
@@ -218,6 +237,8 @@ struct mw_config {
         int64_t queue_size, read_queue, write_queue, write_high, write_low, max_row_hits, return_queue,
             input_queue;
         char address_map[MW_STR_MAX];
+        bool perfect, drain_on_empty;
+        int cmd_arbiter;
     } dram;
     /* policies: one choice per decision point, indexed by enum mw_point */
     struct mw_policy_choice policy[MW_POLICY_POINTS];
@@ -241,6 +262,9 @@ extern const int mw_cfg_nfields;
 
 /* Fill every field with its default and the default policies. */
 void mw_config_defaults(struct mw_config *c);
+/* A YAML file's text, read under the limits every YAML input of moonwarp has (1 MiB, 32 levels of nesting; a
+ * folder is named as such); *text is the caller's to free. 0, or an error with file:line:col. */
+int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e);
 /* Load a YAML file over the defaults. Errors: "file:line:col: message", code MW_EINVAL. */
 int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e);
 /* Apply "section.key=value" (or "policies.<point>=impl", "policies.<point>.<param>=value"). */

@@ -76,6 +76,7 @@ static int choose_victim(struct mw_sim *s, struct mw_l1d *l1, int set, bool *hoo
         mw_hook_fail(s, pi, "victim returned %d, not an evictable way", way);
         return -1;
     }
+    if (way < 0) s->refused_pt = MW_PT_REPLACEMENT + 1, s->refused_sm = l1->sm, s->refused_at = mw_now(s);
     return way;
 }
 

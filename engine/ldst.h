@@ -21,6 +21,8 @@ struct mw_tracker {
     int outstanding;
     uint64_t ready;       /* latest data arrival so far */
     uint32_t next_free;
+    uint8_t cls;          /* 2 divergent (> 2 requests), 1 coherent, 0 neither (atomics, no lane) */
+    uint64_t issued, mshr_wait; /* issue cycle; cycles its requests waited for an MSHR (occlusion) */
 };
 
 /* An instruction held by the LDST unit, its coalesced requests going to L1D one per cycle. */

@@ -72,7 +72,7 @@ int mw_write_stats_json(const char *path, const struct mw_stat_list *l, const st
         fputs(i + 1 < l->n ? ",\n" : "\n", f);
     }
     fputs("  }\n}\n", f);
-    bool bad = ferror(f) != 0;
+    bool bad = ferror(f) != 0 || fflush(f) != 0 || fsync(fileno(f)) != 0; /* on disk before it takes the name */
     if (fclose(f) != 0) bad = true;
     if (bad || rename(tmp, path) != 0) {
         int rc = mw_err_set(e, MW_EIO, path, 0, 0, "cannot write: %s", strerror(errno));

@@ -302,6 +302,48 @@ static int try_jump(struct mw_sim *s, uint64_t stop, bool *jumped, struct mw_err
     return 0;
 }
 
+/* The progress watchdog: every few thousand core cycles, the sum of what moving work advances (warp instructions
+ * issued, packets delivered both ways, kernels launched, CTAs dispatched and finished). Unchanged for
+ * sim.watchdog_cycles stops the run with what holds work: the kernel's CTAs, the SMs holding them, the memory
+ * side's queues, and the last policy answer that held work back. Reads only: stats are unaffected. */
+static int watchdog(struct mw_sim *s, struct mw_err *e)
+{
+    uint64_t now = mw_now(s), lim = (uint64_t)s->cfg.sim.watchdog_cycles;
+    uint64_t sig = s->req_net->st.packets + s->reply_net->st.packets + s->gst.kernels + s->next_cta + s->ctas_done;
+    for (int i = 0; i < s->nsms; i++) sig += s->sms[i].st.warp_insts;
+    s->wd_check = now + (lim < 4096 ? lim : 4096);
+    if (sig != s->wd_sig || now < s->wd_since) {
+        s->wd_sig = sig, s->wd_since = now;
+        return 0;
+    }
+    if (now - s->wd_since < lim) return 0;
+    int holding = 0, first = -1, mshrs = 0, missq = 0, l2q = 0, dq = 0;
+    for (int i = 0; i < s->nsms; i++) {
+        if (s->sms[i].resident_ctas) holding++, first = first < 0 ? i : first;
+        mshrs += (int)s->cfg.l1d.mshr_entries - mw_l1d_mshr_free(s, i);
+        missq += mw_l1d_missq_used(s, i);
+    }
+    for (int i = 0; i < mw_sim_n_slices(s); i++) l2q += mw_l2_queue_len(s, i);
+    for (int i = 0; i < s->nparts; i++) dq += mw_dram_queue_len_of(s, i);
+    char who[160] = "no policy refused anything";
+    if (s->refused_pt) {
+        int pt = s->refused_pt - 1;
+        snprintf(who, sizeof who, "the last refusal: %s policy '%s' on SM %d at core cycle %llu (%s)",
+                 mw_point_name((enum mw_point)pt), s->pol[pt].pol ? s->pol[pt].pol->name : "?", s->refused_sm,
+                 (unsigned long long)s->refused_at,
+                 pt == MW_PT_CTA_THROTTLE ? "a CTA limit at or below the resident CTAs" : "no victim for a fill");
+    }
+    return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                      "no progress for %llu core cycles (sim.watchdog_cycles) at core cycle %llu: no warp instruction "
+                      "issued, no packet moved, no CTA started or ended. Kernel '%s': %u of %u CTAs unfinished, %u not "
+                      "yet dispatched; %d SMs hold CTAs (the first: SM %d); %d L1D MSHRs in use, %d requests in L1D "
+                      "miss queues, %d in L2 slices, %d in DRAM queues, %d packets in the networks; %s",
+                      (unsigned long long)(now - s->wd_since), (unsigned long long)now,
+                      s->kernel_active ? s->kern.name : "(none)", s->kernel_ctas - s->ctas_done, s->kernel_ctas,
+                      s->kernel_ctas - s->next_cta, holding, first, mshrs, missq, l2q, dq,
+                      s->req_net->queued + s->req_net->inflight + s->reply_net->queued + s->reply_net->inflight, who);
+}
+
 static double wall_now(void)
 {
     struct timespec ts;
@@ -353,6 +395,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             s->clk[MW_CLK_CORE].cycle++;
             s->clk[MW_CLK_CORE].next_fs += s->clk[MW_CLK_CORE].period_fs;
             s->sm_turn = 0;
+            if (mw_now(s) >= s->wd_check && s->cfg.sim.watchdog_cycles && (rc = watchdog(s, e))) return rc;
         }
         if (s->clk[MW_CLK_ICNT].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_ICNT].cycle;
@@ -456,6 +499,7 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                            sizeof s->req_net->st, 1, false);
     mw_stat_list_add_group(out, "icnt.reply", mw_icnt_stat_descs, mw_icnt_stat_count, &s->reply_net->st,
                            sizeof s->reply_net->st, 1, false);
+    for (int i = 0; i < s->nslices; i++) mw_l2_settle(&s->l2[i], s->clk[MW_CLK_L2].cycle);
     mw_stat_list_add_group(out, "l2", mw_l2_stat_descs, mw_l2_stat_count, &s->l2[0].st, sizeof s->l2[0], s->nslices,
                            per_instance);
     /* DRAM stats live inside opaque controllers: gather them into an array first */
@@ -487,6 +531,16 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                      "core cycles");
     mw_stat_list_add(out, "l1d.reservation_fails", GET("l1d.line_alloc_fail") + GET("l1d.mshr_fail") + GET("l1d.miss_queue_fail"),
                      "L1D reservation failures of all causes", "attempt");
+    /* Li 2015's measures (spec/001_li.md §6) */
+    double icl = GET("l2.mshr_icl_cycles"), mshr_cycles = icl + GET("l2.mshr_noicl_cycles") + GET("l2.mshr_idle_cycles");
+    mw_stat_list_add(out, "l2.icl_fraction", ratio(icl, mshr_cycles),
+                     "fraction of L2 MSHR cycles (all slices) with an entry of merge length > 1 (Li: Has ICL)", "");
+    mw_stat_list_add(out, "sm.stall_scoreboard", GET("sm.stall_scoreboard_mem") + GET("sm.stall_scoreboard_alu"),
+                     "data-dependency (scoreboard) stalls: scheduler cycles whose best warp waited on a register", "slot");
+    mw_stat_list_add(out, "dram.row_locality", ratio(GET("dram.reads") + GET("dram.writes"), GET("dram.activates")),
+                     "requests per row opened (Li Fig 6.8)", "req/ACT");
+    mw_stat_list_add(out, "dram.bw_util", ratio(GET("dram.data_bus_busy"), GET("dram.cycles") * s->nparts),
+                     "fraction of DRAM cycles the data buses carried data (all channels)", "");
 #undef GET
     free(ds);
     /* what the policies publish */

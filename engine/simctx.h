@@ -72,6 +72,12 @@ struct mw_sim {
     int sm_turn;
     uint64_t *sm_asleep;         /* bit per SM: asleep until its sleep_until (engine/sm.c), not visited before */
     uint64_t sm_wake_min;        /* no asleep SM is due before this core cycle (a lower bound) */                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
+    /* the progress watchdog (sim.watchdog_cycles): the signature of progress (warp instructions, packets, CTAs)
+     * last seen changing at core cycle wd_since; checked at wd_check. refused_*: the last policy answer that held (refused_pt = point + 1; 0: none)
+     * work back (a CTA limit below the resident count + 1, no victim), named when the watchdog stops a run. */
+    uint64_t wd_sig, wd_since, wd_check;
+    int refused_pt, refused_sm;
+    uint64_t refused_at;
     mw_progress_fn progress;
     void *progress_ud;
     int progress_ms;

@@ -216,7 +216,10 @@ bool mw_sm_can_take_cta(struct mw_sim *s, struct mw_sm *sm)
     if ((int64_t)k->shmem > sm->free_shmem) return false;
     struct mw_policy_inst *pi = &s->pol[MW_PT_CTA_THROTTLE];
     const struct mw_cta_throttle_ops *ops = (const struct mw_cta_throttle_ops *)pi->pol;
-    if (ops && ops->limit && sm->resident_ctas >= ops->limit(pi, sm->id, sm->resident_ctas)) return false;
+    if (ops && ops->limit && sm->resident_ctas >= ops->limit(pi, sm->id, sm->resident_ctas)) {
+        s->refused_pt = MW_PT_CTA_THROTTLE + 1, s->refused_sm = sm->id, s->refused_at = mw_now(s);
+        return false;
+    }
     return true;
 }
 

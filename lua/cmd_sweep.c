@@ -12,6 +12,7 @@
 #include <lua.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,14 +192,84 @@ static int seq(struct spec *S, yaml_node_t *v, const char *what)
 
 #define EACH(v, it) for (yaml_node_item_t *it = (v)->data.sequence.items.start; it < (v)->data.sequence.items.top; it++)
 
+/* A yes/no scalar (YAML 1.1 spellings). */
+static int want_bool(struct spec *S, yaml_node_t *n, const char *what, bool *out)
+{
+    if (want(S, n, YAML_SCALAR_NODE, what)) return -1;
+    static const char *const yes[] = {"true", "yes", "on", "True", "Yes", "On", "TRUE", "YES", "ON", NULL};
+    static const char *const no[] = {"false", "no", "off", "False", "No", "Off", "FALSE", "NO", "OFF", NULL};
+    for (int i = 0; yes[i]; i++)
+        if (!strcmp(text(n), yes[i])) return *out = true, 0;
+    for (int i = 0; no[i]; i++)
+        if (!strcmp(text(n), no[i])) return *out = false, 0;
+    return ERR(S, n, "%s: expected true or false, got '%s'", what, text(n));
+}
+
+/* A number of seconds > 0. */
+static int want_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return errno || end == s || *end || !(*out > 0) || *out > 1e6 ? -1 : 0;
+}
+
+/* The Slurm backend's keys (docs/sweeps.md): v[0..8] = backend, partition, time, shared, binary, wait, poll,
+ * submit, sbatch; set in the spec table on top of the stack. */
+static int slurm_keys(struct spec *S, yaml_node_t **v)
+{
+    lua_State *L = S->L;
+    static const char *const str[] = {"backend", "partition", "time", "shared", "binary"};
+    for (int i = 0; i < 5; i++) {
+        if (!v[i]) continue;
+        if (want(S, v[i], YAML_SCALAR_NODE, str[i])) return -1;
+        if (!*text(v[i])) return ERR(S, v[i], "%s: the value is empty", str[i]);
+        lua_pushstring(L, text(v[i]));
+        lua_setfield(L, -2, str[i]);
+    }
+    if (v[0] && strcmp(text(v[0]), "local") && strcmp(text(v[0]), "slurm"))
+        return ERR(S, v[0], "backend: expected local or slurm, got '%s'", text(v[0]));
+    for (int i = 5; i <= 7; i += 2) {
+        bool b = false;
+        if (!v[i]) continue;
+        if (want_bool(S, v[i], i == 5 ? "wait" : "submit", &b)) return -1;
+        lua_pushboolean(L, b);
+        lua_setfield(L, -2, i == 5 ? "wait" : "submit");
+    }
+    if (v[6]) {
+        double p;
+        if (want(S, v[6], YAML_SCALAR_NODE, "poll")) return -1;
+        if (want_seconds(text(v[6]), &p)) return ERR(S, v[6], "poll: expected seconds > 0, got '%s'", text(v[6]));
+        lua_pushnumber(L, p);
+        lua_setfield(L, -2, "poll");
+    }
+    if (v[8]) {
+        if (want(S, v[8], YAML_SEQUENCE_NODE, "sbatch")) return -1;
+        lua_newtable(L);
+        int n = 0;
+        EACH(v[8], it) {
+            yaml_node_t *a = nd(S, *it);
+            if (want(S, a, YAML_SCALAR_NODE, "sbatch: an entry")) return -1;
+            if (strncmp(text(a), "--", 2) || strchr(text(a), '\n'))
+                return ERR(S, a, "sbatch: expected an option such as --mem=2G, got '%s'", text(a));
+            lua_pushstring(L, text(a));
+            lua_rawseti(L, -2, ++n);
+        }
+        lua_setfield(L, -2, "sbatch");
+    }
+    return 0;
+}
+
 /* The root mapping; leaves the spec table for X.sweep on the Lua stack. */
 static int root(struct spec *S, yaml_node_t *r)
 {
     if (!r) return at(S, 1, 1, "the spec is empty");
     if (want(S, r, YAML_MAPPING_NODE, "the spec")) return -1;
-    static const char *const known[] = {"config", "workloads", "traces", "policies", "sets", "seeds", "size",
-                                        "store", "jobs", "out", "metric", "baseline", NULL};
-    yaml_node_t *val[12] = {0};
+    static const char *const known[] = {"config",  "workloads", "traces",    "policies", "sets",  "seeds",
+                                        "size",    "store",     "jobs",      "out",      "metric", "baseline",
+                                        "backend", "partition", "time",      "shared",   "binary", "wait",
+                                        "poll",    "submit",    "sbatch",    NULL};
+    yaml_node_t *val[21] = {0};
     for (yaml_node_pair_t *p = r->data.mapping.pairs.start; p < r->data.mapping.pairs.top; p++) {
         if (check_key(S, r, p)) return -1;
         yaml_node_t *k = nd(S, p->key);
@@ -206,10 +277,12 @@ static int root(struct spec *S, yaml_node_t *r)
         while (known[i] && strcmp(known[i], text(k))) i++;
         if (!known[i])
             return ERR(S, k, "unknown key '%s' (config, workloads, traces, policies, sets, seeds, size, store, jobs, "
-                             "out, metric, baseline)", text(k));
+                             "out, metric, baseline, backend, partition, time, shared, binary, wait, poll, submit, "
+                             "sbatch)", text(k));
         val[i] = nd(S, p->value);
     }
-    enum { CONFIG, WORKLOADS, TRACES, POLICIES, SETS, SEEDS, SIZE, STORE, JOBS, OUT, METRIC, BASELINE };
+    enum { CONFIG, WORKLOADS, TRACES, POLICIES, SETS, SEEDS, SIZE, STORE, JOBS, OUT, METRIC, BASELINE, BACKEND,
+           PARTITION, TIME, SHARED, BINARY, WAIT, POLL, SUBMIT, SBATCH };
     if (!val[WORKLOADS] && !val[TRACES]) return ERR(S, r, "missing 'workloads' (or 'traces')");
     if (!val[POLICIES]) return ERR(S, r, "missing 'policies'");
     lua_State *L = S->L;
@@ -226,6 +299,7 @@ static int root(struct spec *S, yaml_node_t *r)
         lua_pushinteger(L, j);
         lua_setfield(L, -2, "jobs");
     }
+    if (slurm_keys(S, val + BACKEND)) return -1;
     struct mw_err e;
     mw_err_clear(&e);
     if (val[CONFIG]) {
@@ -324,11 +398,15 @@ static int root(struct spec *S, yaml_node_t *r)
 }
 
 /* Parse and check the spec; on success the spec table is on L's stack. */
-static int load_spec(lua_State *L, const char *path)
+int mw_sweep_load_spec(lua_State *L, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "moonwarp: sweep: cannot open '%s': %s\n", path, strerror(errno));
+    unsigned char *buf;
+    size_t len;
+    struct mw_err e;
+    mw_err_clear(&e);
+    if (mw_yaml_read(path, &buf, &len, &e)) { /* the limits of every YAML input */
+        if (e.line) fprintf(stderr, "%s:%d:%d: %s\n", e.file, e.line, e.col, e.msg);
+        else fprintf(stderr, "moonwarp: sweep: %s: %s\n", path, e.msg);
         return -1;
     }
     yaml_parser_t parser;
@@ -336,12 +414,12 @@ static int load_spec(lua_State *L, const char *path)
     struct mw_config *cfg = malloc(sizeof *cfg);
     if (!cfg || !yaml_parser_initialize(&parser)) {
         free(cfg);
-        fclose(f);
+        free(buf);
         fprintf(stderr, "moonwarp: out of memory\n");
         return -1;
     }
     mw_config_defaults(cfg);
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, buf, len);
     struct spec S = {path, &doc, L, cfg};
     int rc;
     if (!yaml_parser_load(&parser, &doc)) {
@@ -354,31 +432,53 @@ static int load_spec(lua_State *L, const char *path)
     }
     yaml_parser_delete(&parser);
     free(cfg);
-    fclose(f);
+    free(buf);
     return rc;
 }
 
+#define SWEEP_USAGE                                                                                               \
+    "usage: moonwarp sweep SPEC.yaml [--store DB] [--jobs N] [--out DIR]\n"                                        \
+    "         [--backend local|slurm] [--shared DIR] [--partition P] [--time T] [--sbatch OPTION]...\n"            \
+    "         [--binary PATH] [--wait] [--poll SECONDS] [--no-submit]\n"
+
 int mw_cmd_sweep(int argc, char **argv)
 {
-    const char *file = NULL, *store = NULL, *out = NULL, *jobs = NULL;
+    const char *file = NULL, *store = NULL, *out = NULL, *jobs = NULL, *backend = NULL, *shared = NULL;
+    const char *partition = NULL, *time = NULL, *binary = NULL, *poll = NULL;
+    const char **sbatch = calloc((size_t)argc, sizeof *sbatch);
+    int nsbatch = 0, wait = -1, submit = -1, rc = EXIT_INPUT;
+    if (!sbatch) return 1;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], **dst = !strcmp(a, "--store") ? &store : !strcmp(a, "--out") ? &out
-                                           : !strcmp(a, "--jobs")                          ? &jobs : NULL;
+        const char *a = argv[i], **dst = !strcmp(a, "--store")       ? &store
+                                         : !strcmp(a, "--out")       ? &out
+                                         : !strcmp(a, "--jobs")      ? &jobs
+                                         : !strcmp(a, "--backend")   ? &backend
+                                         : !strcmp(a, "--shared")    ? &shared
+                                         : !strcmp(a, "--partition") ? &partition
+                                         : !strcmp(a, "--time")      ? &time
+                                         : !strcmp(a, "--binary")    ? &binary
+                                         : !strcmp(a, "--poll")      ? &poll
+                                         : !strcmp(a, "--sbatch")    ? &sbatch[nsbatch]
+                                                                     : NULL;
         if (dst) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "moonwarp: sweep: %s needs a value\n", a);
-                return EXIT_INPUT;
+                goto done;
             }
             *dst = argv[++i];
+            if (dst == &sbatch[nsbatch]) nsbatch++;
+        } else if (!strcmp(a, "--wait")) {
+            wait = 1;
+        } else if (!strcmp(a, "--no-submit")) {
+            submit = 0;
         } else if (a[0] == '-' || file) {
-            fprintf(stderr, "moonwarp: sweep: unexpected argument '%s'\n"
-                            "usage: moonwarp sweep SPEC.yaml [--store DB] [--jobs N] [--out DIR]\n", a);
-            return EXIT_INPUT;
+            fprintf(stderr, "moonwarp: sweep: unexpected argument '%s'\n" SWEEP_USAGE, a);
+            goto done;
         } else file = a;
     }
     if (!file) {
-        fprintf(stderr, "usage: moonwarp sweep SPEC.yaml [--store DB] [--jobs N] [--out DIR]\n");
-        return EXIT_INPUT;
+        fputs(SWEEP_USAGE, stderr);
+        goto done;
     }
     long long nj = -1;
     if (jobs) {
@@ -386,32 +486,100 @@ int mw_cmd_sweep(int argc, char **argv)
         nj = strtoll(jobs, &end, 10);
         if (*end || end == jobs || nj < 0) {
             fprintf(stderr, "moonwarp: sweep: --jobs: '%s' is not a non-negative integer\n", jobs);
-            return EXIT_INPUT;
+            goto done;
         }
+    }
+    double pollv = 0;
+    if (poll && want_seconds(poll, &pollv)) {
+        fprintf(stderr, "moonwarp: sweep: --poll: '%s' is not a number of seconds > 0\n", poll);
+        goto done;
+    }
+    if (backend && strcmp(backend, "local") && strcmp(backend, "slurm")) {
+        fprintf(stderr, "moonwarp: sweep: --backend: expected local or slurm, got '%s'\n", backend);
+        goto done;
+    }
+    for (int i = 0; i < nsbatch; i++)
+        if (strncmp(sbatch[i], "--", 2)) {
+            fprintf(stderr, "moonwarp: sweep: --sbatch: expected an option such as --mem=2G, got '%s'\n", sbatch[i]);
+            goto done;
+        }
+    lua_State *L = mw_lua_new_state();
+    if (!L) {
+        fprintf(stderr, "moonwarp: cannot create a Lua state\n");
+        rc = 1;
+        goto done;
+    }
+    if (mw_sweep_load_spec(L, file)) {
+        lua_close(L);
+        goto done;
+    }
+    /* the options override the spec */
+    const char *const names[] = {"store", "out", "backend", "shared", "partition", "time", "binary"};
+    const char *const vals[] = {store, out, backend, shared, partition, time, binary};
+    for (int i = 0; i < 7; i++)
+        if (vals[i]) lua_pushstring(L, vals[i]), lua_setfield(L, -2, names[i]);
+    if (nj >= 0) lua_pushinteger(L, nj), lua_setfield(L, -2, "jobs");
+    if (poll) lua_pushnumber(L, pollv), lua_setfield(L, -2, "poll");
+    if (wait >= 0) lua_pushboolean(L, wait), lua_setfield(L, -2, "wait");
+    if (submit >= 0) lua_pushboolean(L, submit), lua_setfield(L, -2, "submit");
+    if (nsbatch) {
+        lua_createtable(L, nsbatch, 0);
+        for (int i = 0; i < nsbatch; i++) lua_pushstring(L, sbatch[i]), lua_rawseti(L, -2, i + 1);
+        lua_setfield(L, -2, "sbatch");
+    }
+    lua_getfield(L, -1, "backend");
+    bool slurm = lua_isstring(L, -1) && !strcmp(lua_tostring(L, -1), "slurm");
+    lua_getfield(L, -2, "shared");
+    lua_getfield(L, -3, "store");
+    if (slurm && (lua_isnil(L, -2) || lua_isnil(L, -1))) {
+        fprintf(stderr, "moonwarp: sweep: the slurm backend needs %s (--%s or '%s:' in the spec)\n",
+                lua_isnil(L, -2) ? "a folder every node sees" : "a store", lua_isnil(L, -2) ? "shared DIR" : "store DB",
+                lua_isnil(L, -2) ? "shared" : "store");
+        lua_close(L);
+        goto done;
+    }
+    lua_pop(L, 3);
+    lua_pushstring(L, file);
+    lua_setfield(L, -2, "file");
+    int spec = lua_gettop(L);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "moonwarp.experiment");
+    rc = EXIT_RUN;
+    if (mw_lua_docall(L, 1, 1) == LUA_OK) {
+        lua_getfield(L, -1, "sweep");
+        lua_pushvalue(L, spec);
+        if (mw_lua_docall(L, 1, 1) == LUA_OK) rc = lua_toboolean(L, -1) ? 0 : EXIT_RUN;
+    }
+    lua_close(L);
+done:
+    free(sbatch);
+    return rc;
+}
+
+/* `moonwarp sweep-task SUB [INDEX]`: one task of a Slurm job array (moonwarp.slurm): the run described in
+ * SUB/tasks/INDEX.run (INDEX: default $SLURM_ARRAY_TASK_ID), its result or error file into the shared folder. */
+int mw_cmd_sweep_task(int argc, char **argv)
+{
+    const char *sub = argc > 1 ? argv[1] : NULL;
+    const char *index = argc > 2 ? argv[2] : getenv("SLURM_ARRAY_TASK_ID");
+    if (!sub || argc > 3 || !index || !*index || strspn(index, "0123456789") != strlen(index)) {
+        fprintf(stderr, "usage: moonwarp sweep-task SUBMISSION_DIR [INDEX]   (INDEX: default $SLURM_ARRAY_TASK_ID, "
+                        "a non-negative integer)\n");
+        return EXIT_INPUT;
     }
     lua_State *L = mw_lua_new_state();
     if (!L) {
         fprintf(stderr, "moonwarp: cannot create a Lua state\n");
         return 1;
     }
-    if (load_spec(L, file)) {
-        lua_close(L);
-        return EXIT_INPUT;
-    }
-    /* the options override the spec */
-    if (store) lua_pushstring(L, store), lua_setfield(L, -2, "store");
-    if (out) lua_pushstring(L, out), lua_setfield(L, -2, "out");
-    if (nj >= 0) lua_pushinteger(L, nj), lua_setfield(L, -2, "jobs");
-    lua_pushstring(L, file);
-    lua_setfield(L, -2, "file");
-    int spec = lua_gettop(L);
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "moonwarp.experiment");
     int rc = EXIT_RUN;
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "moonwarp.slurm");
     if (mw_lua_docall(L, 1, 1) == LUA_OK) {
-        lua_getfield(L, -1, "sweep");
-        lua_pushvalue(L, spec);
-        if (mw_lua_docall(L, 1, 1) == LUA_OK) rc = lua_toboolean(L, -1) ? 0 : EXIT_RUN;
+        lua_getfield(L, -1, "task");
+        lua_pushstring(L, sub);
+        lua_pushstring(L, index);
+        if (mw_lua_docall(L, 2, 1) == LUA_OK) rc = (int)lua_tointeger(L, -1) ? EXIT_RUN : 0;
     }
     lua_close(L);
     return rc;

@@ -160,7 +160,10 @@ static int c_random(lua_State *L)
     lua_Integer lo = 1, hi = luaL_checkinteger(L, 1);
     if (n >= 2) lo = hi, hi = luaL_checkinteger(L, 2);
     luaL_argcheck(L, lo <= hi, n, "interval is empty");
-    lua_pushinteger(L, lo + (lua_Integer)(r % ((uint64_t)(hi - lo) + 1)));
+    /* in unsigned arithmetic: hi - lo overflows lua_Integer for wide intervals, and the whole range has no +1 */
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    uint64_t v = span == UINT64_MAX ? r : r % (span + 1);
+    lua_pushinteger(L, (lua_Integer)((uint64_t)lo + v));
     return 1;
 }
 

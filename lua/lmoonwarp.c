@@ -3,6 +3,7 @@
  * validation; methods choose policies (built-in by name, or Lua tables via lpolicy.c), run, step, reset,
  * read stats and look inside the machine (engine/inspect.h). */
 #include "lmoonwarp.h"
+#include "paths.h"
 
 #include "config.h"
 #include "inspect.h"
@@ -296,7 +297,9 @@ int mw_lua_opts_config(lua_State *L, int opts, struct mw_config *cfg, const char
     mw_config_defaults(cfg);
     int t = lua_getfield(L, opts, "config");
     if (t == LUA_TSTRING) {
-        if (mw_config_load_file(cfg, lua_tostring(L, -1), &e)) return raise_err(L, what, &e);
+        char path[4096]; /* a preset name (config = "gtx480") or a file */
+        if (mw_resolve_config(lua_tostring(L, -1), path, sizeof path)) return luaL_error(L, "%s: %s", what, path);
+        if (mw_config_load_file(cfg, path, &e)) return raise_err(L, what, &e);
     } else if (t == LUA_TTABLE) {
         config_from_table(L, cfg, -1);
     } else if (t != LUA_TNIL) {
@@ -912,20 +915,23 @@ int luaopen_moonwarp(lua_State *L)
     lua_pushcfunction(L, luaopen_moonwarp_store);
     lua_setfield(L, -2, "moonwarp.store");
     lua_pop(L, 1);
-#ifdef MW_LUA_DIR
-    /* the shipped Lua library (moonwarp.experiment, ...) */
-    lua_pushliteral(L, MW_LUA_DIR "/lib");
+    /* the shipped Lua library (moonwarp.experiment, ...): installed next to this binary or module, else the
+     * source tree's (lua/paths.c) */
+    const char *lib = mw_dir(MW_DIR_LUALIB);
+    lua_pushstring(L, lib);
     lua_setfield(L, -2, "libdir");
-    if (lua_getglobal(L, "package") == LUA_TTABLE) {
-        lua_getfield(L, -1, "path");
-        const char *p = lua_tostring(L, -1);
-        if (p && !strstr(p, MW_LUA_DIR "/lib/?.lua")) {
-            lua_pushfstring(L, "%s;" MW_LUA_DIR "/lib/?.lua;" MW_LUA_DIR "/lib/?/init.lua", p);
-            lua_setfield(L, -3, "path");
+    if (lib[0]) {
+        if (lua_getglobal(L, "package") == LUA_TTABLE) {
+            lua_getfield(L, -1, "path");
+            const char *p = lua_tostring(L, -1);
+            const char *entry = lua_pushfstring(L, "%s/?.lua", lib);
+            if (p && !strstr(p, entry)) {
+                lua_pushfstring(L, "%s;%s/?.lua;%s/?/init.lua", p, lib, lib);
+                lua_setfield(L, -4, "path");
+            }
+            lua_pop(L, 2);
         }
         lua_pop(L, 1);
     }
-    lua_pop(L, 1);
-#endif
     return 1;
 }

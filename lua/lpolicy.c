@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/time.h>
 
 const struct lhook_name mw_lhooks[H_N] = {
@@ -28,7 +29,7 @@ const struct lhook_name mw_lhooks[H_N] = {
     {-1, "export"},
 };
 const char *const mw_ldram_cols[DRAM_COLS] = {"arrival", "id", "row", "bank", "is_write", "row_hit", "merge", "age",
-                                              "sm", "created"};
+                                              "sm", "created", "line"};
 const char *const mw_lreq_cols[REQ_COLS] = {"line", "set", "size", "sectors", "lanes"};
 const char *const mw_lway_cols[WAY_COLS] = {"line", "last_access", "fill_time", "hits", "valid", "pc", "warp",
                                             "evictable"};
@@ -72,16 +73,48 @@ static volatile sig_atomic_t wd_seen, wd_last; /* the previous tick found call w
 static struct sigaction wd_old_sa;
 static struct itimerval wd_old_it;
 
+static volatile sig_atomic_t wd_overdue; /* ticks the armed call has run on since its hook was armed */
+char mw_lwd_where[160];                  /* "file:line in string.find" while a hook state runs a pattern */
+
+static void put(char *buf, size_t *n, size_t cap, const char *t)
+{
+    while (t && *t && *n + 1 < cap) buf[(*n)++] = *t++;
+}
+
+/* A call that keeps running MW_LUA_HARD_TICKS ticks after its count hook was armed runs where Lua's hooks cannot
+ * reach (a __gc finalizer: Lua turns hooks off while they run; or a C function such as a pathological
+ * string.find): the state cannot be unwound safely, so the process stops with the hook named. write() and _exit()
+ * are async-signal-safe. */
+static void wd_hard_stop(void)
+{
+    char msg[512];
+    size_t n = 0;
+    put(msg, &n, sizeof msg, "moonwarp: Lua policy ");
+    put(msg, &n, sizeof msg, mw_lwd.pt >= 0 && mw_lwd.pt < MW_PT_COUNT ? mw_point_names[mw_lwd.pt] : "?");
+    put(msg, &n, sizeof msg, mw_lwd.h >= 0 ? "." : " script");
+    put(msg, &n, sizeof msg, mw_lwd.h >= 0 ? mw_lhooks[mw_lwd.h].name : " (its top-level chunk)");
+    put(msg, &n, sizeof msg, ": still running a second of CPU time after its time budget ran out, where Lua's hooks "
+                             "cannot stop it (an endless loop in a __gc finalizer, or a C function such as "
+                             "string.find on a pathological pattern");
+    if (mw_lwd_where[0]) put(msg, &n, sizeof msg, ": last at "), put(msg, &n, sizeof msg, mw_lwd_where);
+    put(msg, &n, sizeof msg, "); the run is stopped, no stats written\n");
+    ssize_t w = write(2, msg, n);
+    (void)w;
+    _exit(3);
+}
+
 /* SIGPROF: only async-signal-safe work. lua_sethook may be called from a signal handler (lua.c does for SIGINT). */
 static void wd_tick(int sig)
 {
     (void)sig;
     int saved = errno;
-    if (!mw_lwd.busy) wd_seen = 0;
+    if (!mw_lwd.busy) wd_seen = 0, wd_overdue = 0;
     else {
         sig_atomic_t seq = mw_lwd.seq;
         lua_State *T = mw_lwd.T;
         if (wd_seen && wd_last == seq && T) {
+            if (mw_lwd.armed == seq && ++wd_overdue >= MW_LUA_HARD_TICKS) wd_hard_stop();
+            if (mw_lwd.armed != seq) wd_overdue = 0;
             mw_lwd.armed = seq;
             lua_sethook(T, mw_lwatch_hook, LUA_MASKCOUNT, 1);
         }
@@ -100,9 +133,31 @@ void mw_lwatch_hook(lua_State *L, lua_Debug *ar)
                ar->short_src, ar->currentline, MW_LUA_WATCH_MS);
 }
 
+static void timer_start(void);
+static void timer_stop(void);
 void mw_lwatch_start(struct lpol *lp)
 {
     lp->watched = true;
+    timer_start();
+}
+
+/* lua_pcall of a script's top-level chunk under the watchdog (the chunk of a script policy, as its hooks). */
+int mw_lwatch_pcall(lua_State *L, int nargs, int nres, int msgh, int pt)
+{
+    timer_start();
+    lua_State *wprev = mw_lwd.T;
+    sig_atomic_t wbusy = mw_lwd.busy, wpt = mw_lwd.pt, wh = mw_lwd.h;
+    if (!wbusy) mw_lwd.seq = mw_lwd.seq + 1;
+    mw_lwd.T = L, mw_lwd.pt = pt, mw_lwd.h = -1, mw_lwd.busy = 1;
+    int rc = lua_pcall(L, nargs, nres, msgh);
+    mw_lwd.busy = wbusy, mw_lwd.T = wprev, mw_lwd.pt = wpt, mw_lwd.h = wh;
+    if (lua_gethook(L) == mw_lwatch_hook) lua_sethook(L, NULL, 0, 0);
+    timer_stop();
+    return rc;
+}
+
+static void timer_start(void)
+{
     if (wd_refs++) return;
     wd_seen = 0;
     struct sigaction sa;
@@ -119,6 +174,11 @@ static void wd_stop(struct lpol *lp)
 {
     if (!lp->watched) return;
     lp->watched = false;
+    timer_stop();
+}
+
+static void timer_stop(void)
+{
     if (--wd_refs) return;
     /* the timer first: a tick due now is delivered on return from setitimer, still to wd_tick */
     setitimer(ITIMER_PROF, &wd_old_it, NULL);
@@ -126,6 +186,85 @@ static void wd_stop(struct lpol *lp)
 }
 
 /* The state's lhost, made on first use. */
+/* ---- the limits in a state with the full libraries (a table policy in the user's own program) ----------------
+ * Hooks are per thread: a coroutine resumed from inside a hook call runs under the time limit (and the
+ * instruction budget) only if the resume passes them on; debug.sethook inside a hook call would take them away. */
+static int guard_resume(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    int n = lua_gettop(L);
+    lua_State *T = mw_lwd.T;
+    if (co && mw_lwd.busy && T) {
+        if (lua_gethook(L) == mw_lbudget_hook && lua_gethook(co) != mw_lbudget_hook)
+            lua_sethook(co, mw_lbudget_hook, LUA_MASKCOUNT, lua_gethookcount(L));
+        mw_lwd.T = co;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    if (co && mw_lwd.busy && T) {
+        mw_lwd.T = T;
+        if (lua_gethook(co) == mw_lwatch_hook) lua_sethook(co, NULL, 0, 0);
+    }
+    return lua_gettop(L);
+}
+/* coroutine.wrap through guard_resume: errors propagate as the standard wrap's do (a string gets the position). */
+static int guard_wrapped(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(2)); /* guard_resume */
+    lua_pushvalue(L, lua_upvalueindex(1)); /* the coroutine */
+    for (int i = 1; i <= n; i++) lua_pushvalue(L, i);
+    lua_call(L, n + 1, LUA_MULTRET);
+    if (!lua_toboolean(L, n + 1)) {
+        if (lua_type(L, n + 2) == LUA_TSTRING) {
+            luaL_where(L, 1);
+            lua_insert(L, -2);
+            lua_concat(L, 2);
+        }
+        return lua_error(L);
+    }
+    return lua_gettop(L) - n - 1;
+}
+static int guard_wrap(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *co = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, guard_wrapped, 2);
+    return 1;
+}
+static int guard_sethook(lua_State *L)
+{
+    if (mw_lwd.busy)
+        return luaL_error(L, "debug.sethook: not available inside a policy hook (it would take the hook's time limit "
+                             "and instruction budget away)");
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+static void install_guards(lua_State *L)
+{
+    int top = lua_gettop(L);
+    if (lua_getglobal(L, "coroutine") == LUA_TTABLE && lua_getfield(L, -1, "resume") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, guard_resume, 1);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, "resume");
+        lua_pushcclosure(L, guard_wrap, 1);
+        lua_setfield(L, -2, "wrap");
+    }
+    lua_settop(L, top);
+    if (lua_getglobal(L, "debug") == LUA_TTABLE && lua_getfield(L, -1, "sethook") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, guard_sethook, 1);
+        lua_setfield(L, -2, "sethook");
+    }
+    lua_settop(L, top);
+}
+
 static struct lhost *host_of(lua_State *L)
 {
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key) != LUA_TUSERDATA) {
@@ -133,6 +272,7 @@ static struct lhost *host_of(lua_State *L)
         memset(lua_newuserdatauv(L, sizeof(struct lhost), 0), 0, sizeof(struct lhost));
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &host_key);
+        install_guards(L);
     }
     struct lhost *h = lua_touserdata(L, -1);
     lua_pop(L, 1);
@@ -324,6 +464,11 @@ static int read_fields(lua_State *L, int idx, struct lpol *lp, const char *label
     if (!rc) rc = int_field(L, idx, "line_meta", 0, 8, &meta, "line_meta must be a number of bytes in [0, 8]", pt, e);
     if (rc) return rc;
     struct lmem *m = mw_lhs_mem(L);
+    int64_t ceiling = mw_sim_config(lp->sim)->sim.lua_memory_mib;
+    if (m && mib > ceiling) /* a script may lower its cap, never raise it past the config's */
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                          "%s policy: memory = %lld MiB is above the ceiling of %lld MiB set by sim.lua_memory_mib",
+                          mw_point_name(pt), (long long)mib, (long long)ceiling);
     if (m && mib) m->limit = (size_t)mib << 20; /* a table policy lives in the caller's state, with its allocator */
     lp->meta_n = (size_t)meta;
     if (lua_getfield(L, idx, "events") == LUA_TTABLE) {
@@ -516,12 +661,12 @@ int mw_lua_policy_table(lua_State *L, int idx, struct mw_sim *s, enum mw_point p
 int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script, const char *const *keys,
                          const char *const *values, int n, const bool *configured, struct mw_err *e)
 {
-    lua_State *L = mw_lhs_new(mw_sim_config(s)->sim.seed);
+    lua_State *L = mw_lhs_new(mw_sim_config(s)->sim.seed, mw_sim_config(s)->sim.lua_memory_mib);
     if (!L) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     lua_getglobal(L, "mw");
     mw_lhs_open_require(L, script);
     lua_pushcfunction(L, mw_lmsgh);
-    if (luaL_loadfilex(L, script, "t") != LUA_OK || lua_pcall(L, 0, 1, 1) != LUA_OK) {
+    if (luaL_loadfilex(L, script, "t") != LUA_OK || mw_lwatch_pcall(L, 0, 1, 1, pt) != LUA_OK) {
         int rc = mw_err_set(e, MW_EINVAL, NULL, 0, 0, "%s policy script: %s", mw_point_name(pt), lua_tostring(L, -1));
         mw_lhs_close(L);
         return rc;

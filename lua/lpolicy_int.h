@@ -24,7 +24,7 @@ extern const struct lhook_name mw_lhooks[H_N];
 /* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables (a
  * list, and a column table whose columns are filled when read, see lhooks.c). */
 enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS };
-#define DRAM_COLS 10
+#define DRAM_COLS 11
 #define WAY_COLS 8
 #define REQ_COLS 5
 extern const char *const mw_ldram_cols[DRAM_COLS];
@@ -72,8 +72,13 @@ struct lhost {
 struct lwatch {
     lua_State *volatile T;           /* the running call's thread; NULL: the call is not watched */
     volatile sig_atomic_t busy, seq, armed;
+    volatile sig_atomic_t pt, h;     /* the running call's point and hook (h = -1: a script's top-level chunk) */
 };
 extern struct lwatch mw_lwd;
+extern char mw_lwd_where[160];
+/* Ticks a call may run on after its count hook was armed before the process is stopped (MW_LUA_WATCH_MS each). */
+#define MW_LUA_HARD_TICKS 20
+int mw_lwatch_pcall(lua_State *L, int nargs, int nres, int msgh, int pt);
 
 struct lpol {
     union {
@@ -140,7 +145,7 @@ struct lmem {
 };
 /* A fresh hook state: base (without dofile and loadfile, load of text only), table, string and math, math.random
  * seeded with `seed`, the name tables as a read-only global mw. */
-lua_State *mw_lhs_new(lua_Integer seed);
+lua_State *mw_lhs_new(lua_Integer seed, int64_t memory_mib);
 /* The capped allocator's account of L, or NULL when L allocates some other way (a table policy in the caller's
  * state). */
 struct lmem *mw_lhs_mem(lua_State *L);
@@ -192,17 +197,17 @@ static inline bool lcall(struct lpol *lp, int h, int nargs, int nres)
         return false;
     }
     lua_State *wprev = mw_lwd.T;
-    sig_atomic_t wbusy = mw_lwd.busy;
-    if (__builtin_expect(lp->budget < 0, 1)) {
+    sig_atomic_t wbusy = mw_lwd.busy, wpt = mw_lwd.pt, wh = mw_lwd.h;
+    if (__builtin_expect(lp->budget != 0, 1)) { /* the time limit, and an instruction budget if one is set */
         if (__builtin_expect(!lp->watched, 0)) mw_lwatch_start(lp);
         if (__builtin_expect(lua_gethook(T) == mw_lwatch_hook, 0)) lua_sethook(T, NULL, 0, 0); /* a late tick */
-        mw_lwd.T = T;
-    } else {
-        if (__builtin_expect(lua_gethook(T) != mw_lbudget_hook, 0) && lp->budget) /* debug.sethook took it away */
+        if (lp->budget > 0 && __builtin_expect(lua_gethook(T) != mw_lbudget_hook, 0)) /* debug.sethook took it */
             mw_larm_budget(lp);
-        mw_lwd.T = NULL;
-    }
+        mw_lwd.T = T;
+    } else mw_lwd.T = NULL;
     if (!wbusy) mw_lwd.seq = mw_lwd.seq + 1;
+    mw_lwd.pt = lp->pt, mw_lwd.h = h;
+    mw_lwd_where[0] = 0;
     mw_lwd.busy = 1;
     int nested = lp->depth, mh = nested ? lp->nested_msgh : S_MSGH;
     ho->cur = lp, ho->ticks = 0;
@@ -212,6 +217,7 @@ static inline bool lcall(struct lpol *lp, int h, int nargs, int nres)
     ho->cur = prev, ho->ticks = prev_ticks;
     mw_lwd.busy = wbusy;
     mw_lwd.T = wprev;
+    mw_lwd.pt = wpt, mw_lwd.h = wh;
     if (__builtin_expect(rc != LUA_OK, 0)) {
         if (lua_gethook(T) == mw_lwatch_hook) lua_sethook(T, NULL, 0, 0);
         struct lmem *m = rc == LUA_ERRMEM ? mw_lhs_mem(T) : NULL;

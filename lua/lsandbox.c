@@ -168,12 +168,47 @@ static int hs_load(lua_State *L)
     return lua_gettop(L) - n;
 }
 
-lua_State *mw_lhs_new(lua_Integer seed)
+/* setmetatable of a hook state: no finalizers. Lua runs __gc with its hooks off, so neither the instruction
+ * budget nor the time limit could stop one that loops. Upvalue: the base library's setmetatable. */
+static int hs_setmetatable(lua_State *L)
+{
+    if (lua_istable(L, 2)) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: a policy may not set a __gc finalizer (Lua runs finalizers with "
+                                 "hooks off, beyond the time limit)");
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* string.find / match / gmatch / gsub of a hook state: C pattern matching runs where Lua's hooks do not count,
+ * so the call's place is noted for the watchdog's message should a pathological pattern outlast the time
+ * limit. Upvalue: the string library's function; its name is upvalue 2. */
+static int hs_pattern(lua_State *L)
+{
+    lua_Debug ar;
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar))
+        snprintf(mw_lwd_where, sizeof mw_lwd_where, "%s:%d in string.%s", ar.short_src, ar.currentline,
+                 lua_tostring(L, lua_upvalueindex(2)));
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    mw_lwd_where[0] = 0;
+    return lua_gettop(L);
+}
+
+lua_State *mw_lhs_new(lua_Integer seed, int64_t memory_mib)
 {
     struct lmem *m = malloc(sizeof *m);
     if (!m) return NULL;
     m->used = 0;
-    m->limit = (size_t)MW_LUA_MEMORY_MIB << 20;
+    m->limit = (size_t)memory_mib << 20;
     lua_State *L = lua_newstate(capped_alloc, m);
     if (!L) {
         free(m);
@@ -193,6 +228,18 @@ lua_State *mw_lhs_new(lua_Integer seed)
     lua_getglobal(L, "load");
     lua_pushcclosure(L, hs_load, 1);
     lua_setglobal(L, "load");
+    lua_getglobal(L, "setmetatable");
+    lua_pushcclosure(L, hs_setmetatable, 1);
+    lua_setglobal(L, "setmetatable");
+    lua_getglobal(L, "string");
+    static const char *const pat_fns[] = {"find", "match", "gmatch", "gsub"};
+    for (int i = 0; i < 4; i++) {
+        lua_getfield(L, -1, pat_fns[i]);
+        lua_pushstring(L, pat_fns[i]);
+        lua_pushcclosure(L, hs_pattern, 2);
+        lua_setfield(L, -2, pat_fns[i]);
+    }
+    lua_pop(L, 1);
     /* math.random from the run's seed, so that a Lua policy is as deterministic as a C one */
     lua_getglobal(L, "math");
     lua_getfield(L, -1, "randomseed");

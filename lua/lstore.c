@@ -783,6 +783,8 @@ static int l_hostname(lua_State *L)
 static int l_rename(lua_State *L)
 {
     const char *a = luaL_checkstring(L, 1), *b = luaL_checkstring(L, 2);
+    int fd = open(a, O_RDONLY); /* the data on disk before the file takes its name */
+    if (fd >= 0) fsync(fd), close(fd);
     if (rename(a, b)) return luaL_error(L, "rename %s -> %s: %s", a, b, strerror(errno));
     return 0;
 }
@@ -801,6 +803,52 @@ static int l_getpid(lua_State *L)
     return 1;
 }
 
+/* store.exe() -> the running binary's path (/proc/self/exe): what a Slurm task runs. */
+static int l_exe(lua_State *L)
+{
+    char p[4096];
+    ssize_t n = readlink("/proc/self/exe", p, sizeof p - 1);
+    if (n <= 0) return luaL_error(L, "store.exe: /proc/self/exe: %s", strerror(errno));
+    lua_pushlstring(L, p, (size_t)n);
+    return 1;
+}
+
+/* store.cwd() -> the working directory */
+static int l_cwd(lua_State *L)
+{
+    char p[4096];
+    if (!getcwd(p, sizeof p)) return luaL_error(L, "store.cwd: %s", strerror(errno));
+    lua_pushstring(L, p);
+    return 1;
+}
+
+/* store.listdir(path) -> sorted list of the names in a folder (without . and ..), or nil and the error */
+static int l_listdir(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    DIR *d = opendir(path);
+    if (!d) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    lua_newtable(L);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        lua_pushstring(L, de->d_name);
+        lua_rawseti(L, -2, ++n);
+    }
+    closedir(d);
+    lua_getglobal(L, "table");
+    lua_getfield(L, -1, "sort");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+    return 1;
+}
+
 static const luaL_Reg store_methods[] = {
     {"get", db_get},     {"put", db_put},     {"claim", db_claim}, {"unclaim", db_unclaim},
     {"keys", db_keys},   {"count", db_count}, {"close", db_close}, {NULL, NULL}};
@@ -808,6 +856,7 @@ static const luaL_Reg store_funcs[] = {{"open", l_open},         {"key", l_key},
                                        {"encode", l_encode},     {"decode", l_decode}, {"spawn", l_spawn},
                                        {"wait", l_wait},         {"ncpu", l_ncpu},     {"hostname", l_hostname},
                                        {"rename", l_rename},     {"getpid", l_getpid}, {"sleep", l_sleep},
+                                       {"exe", l_exe},           {"cwd", l_cwd},       {"listdir", l_listdir},
                                        {NULL, NULL}};
 
 int luaopen_moonwarp_store(lua_State *L)

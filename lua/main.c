@@ -1,7 +1,11 @@
 /* The moonwarp command: `run` a workload on a machine config, `list-policies`, `list-workloads`, `dram`
  * (the DRAM controller alone on a request trace), `moonwarp script.lua [args]`, and with no arguments the Lua
- * REPL. Bad input exits 2 with file:line:col: message. */
+ * REPL. Bad input exits 2 with file:line:col: message. Every command's help is in lua/help.c. */
 #include "cmd_dram.h"
+#include "cmd_info.h"
+#include "help.h"
+#include "lmoonwarp.h"
+#include "paths.h"
 #include "cmd_sweep.h"
 #include "cmd_trace.h"
 #include "config.h"
@@ -34,22 +38,7 @@ static double process_cpu_s(void)
     if (getrusage(RUSAGE_SELF, &u)) return 0;
     return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
-static void usage(FILE *f)
-{
-    fputs("usage:\n"
-          "  moonwarp run --config FILE.yaml (--workload NAME|FILE.lua [--size S] | --trace DIR|kernelslist.g)\n"
-          "               [--set section.key=value]... [--seed N] [--out DIR] [--max-cycles N] [--quiet]\n"
-          "  moonwarp list-policies        every decision point, policy, parameter and default\n"
-          "  moonwarp list-workloads       built-in workloads\n"
-          "  moonwarp dram --config FILE.yaml --trace FILE [--csv]   the DRAM controller alone\n"
-          "  moonwarp trace --workload NAME [--size S] --out DIR      export as an Accel-Sim trace\n"
-          "  moonwarp trace-info DIR|kernelslist.g                    per-kernel counts of a trace\n"
-          "  moonwarp sweep SPEC.yaml [--store DB] [--jobs N] [--out DIR]   a sweep from a YAML spec\n"
-          "  moonwarp results DB [--csv] [--stats a,b,...]                  what a results store holds\n"
-          "  moonwarp SCRIPT.lua [args]    run a Lua script (require \"moonwarp\")\n"
-          "  moonwarp                      the interactive Lua REPL\n",
-          f);
-}
+static void usage(FILE *f) { mw_help_usage(f); }
 
 static int print_err(const struct mw_err *e)
 {
@@ -141,6 +130,41 @@ static void on_sigint(int sig)
     if (interrupt_target) mw_sim_interrupt(interrupt_target);
 }
 
+enum { FMT_JSON = 1, FMT_CSV = 2, FMT_TABLE = 4 };
+/* --format json,csv,table */
+static int parse_formats(const char *v, unsigned *out)
+{
+    static const char *const names[] = {"json", "csv", "table"};
+    for (const char *p = v;;) {
+        size_t n = strcspn(p, ",");
+        int k = 0;
+        while (k < 3 && !(strlen(names[k]) == n && !strncmp(p, names[k], n))) k++;
+        if (k == 3) {
+            fprintf(stderr, "moonwarp run: --format: unknown format '%.*s' (json, csv, table; comma-separated)\n", (int)n, p);
+            return -1;
+        }
+        *out |= 1u << k;
+        if (!p[n]) return 0;
+        p += n + 1;
+    }
+}
+
+/* --config NAME: the preset's path in place of the name (argv entries point into a static buffer). */
+static int resolve_config_args(int argc, char **argv)
+{
+    static char paths[4][4096];
+    int k = 0;
+    for (int i = 0; i + 1 < argc && k < 4; i++) {
+        if (strcmp(argv[i], "--config")) continue;
+        if (mw_resolve_config(argv[i + 1], paths[k], sizeof paths[k])) {
+            fprintf(stderr, "moonwarp: %s\n", paths[k]);
+            return -1;
+        }
+        argv[++i] = paths[k++];
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     const char *cfg_path = NULL, *wl_name = NULL, *trace = NULL, *out = ".", *size = NULL;
@@ -148,6 +172,7 @@ static int cmd_run(int argc, char **argv)
     int nsets = 0;
     long long seed = -1, max_cycles = -1;
     bool quiet = false;
+    unsigned formats = 0; /* FMT_* bits; none given = json */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -188,8 +213,16 @@ static int cmd_run(int argc, char **argv)
                 fprintf(stderr, "moonwarp: %s: '%s' is not a non-negative integer\n", a, v);
                 return EXIT_INPUT;
             }
+            const struct mw_cfg_field *f = mw_config_find("sim", !strcmp(a, "--seed") ? "seed" : "max_cycles");
+            if ((double)x > f->max) { /* the config's own range: checked here, since it is assigned after validation */
+                fprintf(stderr, "moonwarp: %s: %s is out of range 0..%.0f\n", a, v, f->max);
+                return EXIT_INPUT;
+            }
             if (!strcmp(a, "--seed")) seed = x;
             else max_cycles = x;
+        } else if (!strcmp(a, "--format")) {
+            NEEDV();
+            if (parse_formats(v, &formats)) return EXIT_INPUT;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else {
             fprintf(stderr, "moonwarp run: unknown option '%s'\n", a);
@@ -201,6 +234,21 @@ static int cmd_run(int argc, char **argv)
     if (!wl_name == !trace) {
         fprintf(stderr, "moonwarp run: give exactly one of --workload and --trace\n");
         return EXIT_INPUT;
+    }
+    if (!formats) formats = FMT_JSON;
+    struct stat osb;
+    if (stat(out, &osb) == 0 && !S_ISDIR(osb.st_mode)) { /* before the run, not after it */
+        fprintf(stderr, "moonwarp: --out: '%s' exists and is not a folder\n", out);
+        return EXIT_INPUT;
+    }
+    const char *cfg_name = cfg_path;
+    char cfg_buf[4096];
+    if (cfg_path) {
+        if (mw_resolve_config(cfg_path, cfg_buf, sizeof cfg_buf)) {
+            fprintf(stderr, "moonwarp: %s\n", cfg_buf);
+            return EXIT_INPUT;
+        }
+        cfg_path = cfg_buf;
     }
     struct mw_err e;
     mw_err_clear(&e);
@@ -254,7 +302,7 @@ static int cmd_run(int argc, char **argv)
     mw_stat_list_init(&l);
     mw_sim_stats(s, &l, true);
     const struct mw_stat_entry *cyc = mw_stat_list_get(&l, "gpu.cycles"), *wi = mw_stat_list_get(&l, "gpu.warp_insts");
-    struct mw_run_info ri = {.config = cfg_path ? cfg_path : "(defaults)",
+    struct mw_run_info ri = {.config = cfg_name ? cfg_name : "(defaults)",
                              .workload = trace ? trace : wl_name,
                              .seed = (uint64_t)cfg.sim.seed,
                              .wall_s = wall,
@@ -271,8 +319,12 @@ static int cmd_run(int argc, char **argv)
     printf("speed: %.0f simulated cycles/s, %.0f warp instructions/s (%.0f cycles, %.0f warp insts in %.3f s)\n",
            ri.cycles_per_s, ri.warp_insts_per_s, cyc->value, wi->value, wall);
     int ret = 0;
-    if (mw_write_stats_json(path, &l, &ri, &e)) ret = print_err(&e);
-    else if (!quiet) printf("stats: %s\n", path);
+    if (formats & FMT_TABLE) mw_print_stats_table(stdout, &l);
+    if ((formats & FMT_JSON) && mw_write_stats_json(path, &l, &ri, &e)) ret = print_err(&e);
+    else if ((formats & FMT_JSON) && !quiet) printf("stats: %s\n", path);
+    snprintf(path, sizeof path, "%s/stats.csv", out);
+    if (!ret && (formats & FMT_CSV) && mw_write_stats_csv(path, &l, &e)) ret = print_err(&e);
+    else if (!ret && (formats & FMT_CSV) && !quiet) printf("stats: %s\n", path);
     mw_stat_list_fini(&l);
     mw_sim_destroy(s);
     return ret;
@@ -285,18 +337,44 @@ int main(int argc, char **argv)
     size_t clen = strlen(cmd);
     if ((clen > 4 && !strcmp(cmd + clen - 4, ".lua")) || (strchr(cmd, '/') && access(cmd, R_OK) == 0))
         return mw_script_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
+        printf("moonwarp %s (%s; files: %s)\n", MW_VERSION, LUA_RELEASE, mw_installed() ? "installed" : "source tree");
+        return 0;
+    }
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        if (argc > 2 && !strcmp(argv[2], "--man")) {
+            mw_help_man(stdout);
+            return 0;
+        }
+        if (argc > 2 && mw_help_command(stdout, argv[2])) {
+            fprintf(stderr, "moonwarp: no command '%s'\n", argv[2]);
+            usage(stderr);
+            return EXIT_INPUT;
+        }
+        if (argc <= 2) mw_help_overview(stdout);
+        return 0;
+    }
+    /* COMMAND --help (before the command parses anything); list-x and --list-x are the same command */
+    const char *hname = !strncmp(cmd, "--list-", 7) ? cmd + 2 : cmd;
+    if (mw_help_known(hname) && strcmp(hname, "help"))
+        for (int i = 2; i < argc; i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return mw_help_command(stdout, hname), 0;
+    if (!strncmp(hname, "list-", 5) && argc > 2) { /* every list-x command */
+        fprintf(stderr, "moonwarp %s: takes no arguments, got '%s'\n", hname, argv[2]);
+        return EXIT_INPUT;
+    }
+    if (!strcmp(cmd, "list-configs") || !strcmp(cmd, "--list-configs")) return mw_cmd_list_configs(argc - 1, argv + 1);
+    if (!strcmp(cmd, "list-stats") || !strcmp(cmd, "--list-stats")) return mw_cmd_list_stats(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "repl") && argc == 2) return mw_repl_main();
     if (!strcmp(cmd, "list-policies") || !strcmp(cmd, "--list-policies")) return list_policies();
     if (!strcmp(cmd, "list-workloads") || !strcmp(cmd, "--list-workloads")) return list_workloads();
-    if (!strcmp(cmd, "dram")) return mw_cmd_dram(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dram")) return resolve_config_args(argc, argv) ? EXIT_INPUT : mw_cmd_dram(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return mw_cmd_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep")) return mw_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "results")) return mw_cmd_results(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep-task")) return mw_cmd_sweep_task(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace-info")) return mw_cmd_trace_info(argc - 1, argv + 1);
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        usage(stdout);
-        return 0;
-    }
     fprintf(stderr, "moonwarp: unknown command '%s'\n", cmd);
     usage(stderr);
     return EXIT_INPUT;

@@ -1,9 +1,12 @@
-/* The interactive moonwarp REPL and the script runner (after lua.c): readline editing and history, multi-line
- * chunks while the parse ends in <eof>, `return <line>` first so expressions print. Ctrl-C during sim:run()
- * only asks the simulation to pause at a cycle boundary; during plain Lua code it arms a hook that errors. */
+/* The interactive moonwarp REPL and the script runner (after lua.c): readline editing, history and TAB
+ * completion (lua/complete.c), multi-line chunks while the parse ends in <eof>, `return <line>` first (and
+ * `=expr`) so expressions print, values shown as readable text (lua/lshow.c). Ctrl-C during sim:run() only asks
+ * the simulation to pause at a cycle boundary; during plain Lua code it arms a hook that errors. */
 #include "repl.h"
 
+#include "complete.h"
 #include "lmoonwarp.h"
+#include "lshow.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -179,8 +182,8 @@ static int load_chunk(lua_State *L, bool tty)
         lua_pushliteral(L, "");
         return 2; /* nothing to do */
     }
-    /* an expression first, so that it prints */
-    const char *ret = lua_pushfstring(L, "return %s", line);
+    /* an expression first, so that it prints; `=expr` as in Lua 5.1 */
+    const char *ret = lua_pushfstring(L, "return %s", line[0] == '=' ? line + 1 : line);
     int st = luaL_loadbuffer(L, ret, strlen(ret), "=stdin");
     lua_remove(L, -2);
     if (st == LUA_OK) {
@@ -222,13 +225,28 @@ static int load_chunk(lua_State *L, bool tty)
     return st == LUA_OK ? 1 : 0;
 }
 
+/* Every result as show() writes it: on one line separated by tabs when each fits on one, else one per line. */
 static void print_results(lua_State *L, int n)
 {
     if (n <= 0) return;
     luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
-    lua_getglobal(L, "print");
-    lua_insert(L, -n - 1);
-    if (lua_pcall(L, n, 0, 0) != LUA_OK) report(L, LUA_ERRRUN, "moonwarp");
+    int base = lua_gettop(L) - n;
+    bool multi = false;
+    for (int i = 1; i <= n; i++) {
+        lua_pushcfunction(L, mw_lua_show);
+        lua_pushvalue(L, base + i);
+        if (docall(L, 1, 1) != LUA_OK) {
+            report(L, LUA_ERRRUN, "moonwarp");
+            lua_pushliteral(L, "?");
+        }
+        if (strchr(lua_tostring(L, -1), '\n')) multi = true;
+    }
+    for (int i = 1; i <= n; i++) {
+        fputs(lua_tostring(L, base + n + i), stdout);
+        fputs(i == n ? "\n" : multi ? "\n" : "\t", stdout);
+    }
+    fflush(stdout);
+    lua_settop(L, base);
 }
 
 int mw_repl_main(void)
@@ -240,15 +258,20 @@ int mw_repl_main(void)
     }
     luaL_requiref(L, "moonwarp", luaopen_moonwarp, 0);
     lua_setglobal(L, "mw");
+    lua_pushcfunction(L, mw_lua_show);
+    lua_setglobal(L, "show");
     bool tty = isatty(0);
     if (tty) {
+        mw_complete_init(L);
+        stifle_history(2000);
         rl_catch_signals = 0;
         rl_signal_event_hook = rl_signal;
         const char *home = getenv("HOME");
         char hist[1024] = "";
         if (home) snprintf(hist, sizeof hist, "%s/.moonwarp_history", home);
         if (hist[0]) read_history(hist);
-        printf("moonwarp %s REPL (%s). `mw` is the module; Ctrl-C pauses a running sim:run(); Ctrl-D quits.\n",
+        printf("moonwarp %s REPL (%s). `mw` is the module, TAB completes, show(v, depth) prints a value; Ctrl-C pauses "
+               "a running sim:run(); Ctrl-D quits.\n",
                MW_VERSION, LUA_RELEASE);
         for (;;) {
             set_sigint(on_sigint_read);
@@ -260,6 +283,7 @@ int mw_repl_main(void)
                 putchar('\n');
                 continue;
             }
+            if (hist[0]) write_history(hist); /* now: a crash or kill later keeps it */
             int st = r == 1 ? docall(L, 0, LUA_MULTRET) : LUA_ERRSYNTAX;
             if (st == LUA_OK) print_results(L, lua_gettop(L));
             else report(L, st, "moonwarp");

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +42,31 @@ static inline int run_cmd(const char *cmd, char *out, size_t n)
     }
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The whole file into buf (n bytes, NUL-terminated, truncated); fails the test when it cannot be read. */
+static inline void rc_slurp(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    size_t k = fread(buf, 1, n - 1, f);
+    buf[k] = 0;
+    fclose(f);
+}
+
+/* The lines of out that start with "ROW\t" (a sweep's rows: workload, policy, key, stats hash, value), in order. */
+static inline void rc_rows_of(const char *out, char *rows, size_t n)
+{
+    size_t len = 0;
+    rows[0] = 0;
+    for (const char *p = out; (p = strstr(p, "ROW\t")); p++) {
+        const char *e = strchr(p, '\n');
+        size_t k = e ? (size_t)(e - p + 1) : strlen(p);
+        if (len + k + 1 > n) break;
+        memcpy(rows + len, p, k);
+        len += k;
+        rows[len] = 0;
+    }
 }
 
 #endif

@@ -69,21 +69,6 @@ static void db_dump(const char *path, char *out, size_t n)
     sqlite3_close(db);
 }
 
-/* The ROW lines of a sweep's output (workload, policy, key, stats hash, value), in matrix order. */
-static void rows_of(const char *out, char *rows, size_t n)
-{
-    size_t len = 0;
-    rows[0] = 0;
-    for (const char *p = out; (p = strstr(p, "ROW\t")); p++) {
-        const char *e = strchr(p, '\n');
-        size_t k = e ? (size_t)(e - p + 1) : strlen(p);
-        if (len + k + 1 > n) break;
-        memcpy(rows + len, p, k);
-        len += k;
-        rows[len] = 0;
-    }
-}
-
 static int count_lines(const char *s, const char *prefix)
 {
     int n = 0;
@@ -110,7 +95,7 @@ static void test_kill_resume(void **state)
     snprintf(db, sizeof db, "%s/killed.db", dir);
     sweep(ref, 0, "", out1, sizeof out1); /* the reference runs in one process: the pool must not change values */
     assert_non_null(strstr(out1, "ran\t6\tstored\t0\tfailed\t0"));
-    rows_of(out1, rows1, sizeof rows1);
+    rc_rows_of(out1, rows1, sizeof rows1);
     assert_int_equal(count_lines(rows1, "ROW\t"), 6);
 
     pid_t pid = fork();
@@ -141,7 +126,7 @@ static void test_kill_resume(void **state)
     char want[64];
     snprintf(want, sizeof want, "ran\t%d\tstored\t%d\tfailed\t0", 6 - killed_at, killed_at);
     assert_non_null(strstr(out2, want));
-    rows_of(out2, rows2, sizeof rows2);
+    rc_rows_of(out2, rows2, sizeof rows2);
     assert_string_equal(rows2, rows1); /* same keys, same stats, same values, same order */
     assert_int_equal(db_count(db), 6);
     db_dump(ref, dump1, sizeof dump1);
@@ -184,8 +169,8 @@ static void test_shared_store(void **state)
     char *sep = strstr(out1, "====\n");
     assert_non_null(sep);
     *sep = 0;
-    rows_of(out1, rows1, sizeof rows1);
-    rows_of(sep + 5, rows2, sizeof rows2);
+    rc_rows_of(out1, rows1, sizeof rows1);
+    rc_rows_of(sep + 5, rows2, sizeof rows2);
     assert_int_equal(count_lines(rows1, "ROW\t"), 6);
     assert_string_equal(rows1, rows2);
     assert_int_equal(db_count(db), 6);

@@ -212,7 +212,11 @@ static const struct mw_workload_ops gen_ops = {
 int mw_kgen_workload(struct mw_workload *w, const char *name, struct mw_kgen_program *p, struct mw_err *e)
 {
     struct gen *g = calloc(1, sizeof *g);
-    if (!g) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!g) { /* the program is ours either way: freed as destroy() would */
+        if (p->free_owned) p->free_owned(p->owned);
+        free(p->kernels);
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     for (int i = 0; i < p->nkernels; i++) { /* a template kernel's EXIT follows its epilogue */
         struct mw_kgen_kernel *kk = &p->kernels[i];
         if (!kk->custom) kk->ninsts = (uint32_t)(epi_at(kk) + kk->nepi);

@@ -28,7 +28,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"polybench.2dconv", "polybench", "2DCONV: 3x3 stencil over a 2-D grid", "tiny|small|default|paper|choo", mw_wl_polybench_2dconv},
     {"polybench.3dconv", "polybench", "3DCONV: 3-D stencil, one launch per plane", "tiny|small|default|paper", mw_wl_polybench_3dconv},
     {"polybench.fdtd2d", "polybench", "FDTD-2D: three kernels per time step", "tiny|small|default|paper", mw_wl_polybench_fdtd2d},
-    {"rodinia.bfs", "rodinia", "BFS: Kernel + Kernel2 per level on a seeded random graph (6 edges per node)", "tiny|small|default|paper", mw_wl_rodinia_bfs},
+    {"rodinia.bfs", "rodinia", "BFS: Kernel + Kernel2 per level on a seeded random graph (6 edges per node; rmat: an R-MAT graph)", "tiny|small|default|paper|rmat", mw_wl_rodinia_bfs},
     {"rodinia.hotspot", "rodinia", "HOTSPOT: 16x16 shared-memory tiles, pyramid height 2 stencil steps per launch", "tiny|small|default|paper", mw_wl_rodinia_hotspot},
 
     /* @group rodinia-a */
@@ -68,6 +68,14 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"sdk.transpose", "cuda-sdk", "transpose 1024x1024: naive, coalesced (32-way bank conflicts), no-bank-conflict and diagonal kernels, 32x16 threads a 32x32 tile", "tiny|small|default|paper", mw_wl_sdk_transpose},
     {"sdk.convsep", "cuda-sdk", "convolutionSeparable 3072x3072, 17 taps: convolutionRowsKernel (16x4) then convolutionColumnsKernel (16x8), once (the sample: 17 times)", "tiny|small|default|paper", mw_wl_sdk_convsep},
     {"sdk.histogram", "cuda-sdk", "histogram 64 MB of seeded bytes: histogram64Kernel + merge, then histogram256Kernel (per-warp tag-loop counters) + merge", "tiny|small|default|paper", mw_wl_sdk_histogram},
+
+    /* @group li */
+    {"gpgpusim.sssp", "gpgpu-sim", "SSSP (Harish & Narayanan): Kernel1 atomicMin relax of masked vertices + Kernel2 fold per iteration, weighted R-MAT graph", "tiny|small|default|paper", mw_wl_gpgpusim_sssp},
+    {"rodinia.mergesort", "rodinia", "MERGESORT (hybridsort): histogram, bucketcount/prefix/bucketsort into 1024 buckets, mergeSortFirst, mergeSortPass per run length, mergepack", "tiny|small|default|paper", mw_wl_rodinia_mergesort},
+    {"lonestar.sp", "lonestar", "SP survey propagation: calc_pi_values + update_eta until converged, update_bias, decimate_2 per round, random 3-SAT", "tiny|small|default|paper", mw_wl_lonestar_sp},
+    {"lonestar.pta", "lonestar", "PTA Andersen points-to (copy rule): copyInv unions of difference sets + updatePtsInformation per iteration, 32-word elements, warp per variable", "tiny|small|default|paper", mw_wl_lonestar_pta},
+    {"rodinia.nn", "rodinia", "NN: euclid, one thread per 8-byte (lat, lng) record, distance to the query point", "tiny|small|default|paper", mw_wl_rodinia_nn},
+    {"rodinia.leukocyte", "rodinia", "LEUKOCYTE detection: GICOV_kernel (7 circles x 150 points per pixel) + dilate_kernel (25x25 disk max); IMGVF tracking not modelled", "tiny|small|default|paper", mw_wl_rodinia_leukocyte},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

@@ -98,4 +98,19 @@ int mw_wl_sdk_histogram(struct mw_workload *w, const char *size, uint64_t seed, 
 /* Byte b of sdk.histogram's input for a seed. */
 uint32_t mw_wl_histogram_byte(uint64_t seed, uint64_t b);
 
+/* @group li */
+int mw_wl_gpgpusim_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* gpgpusim.sssp's weight (1..10) of stored edge i of the R-MAT graph of a seed. */
+uint32_t mw_wl_gsssp_weight(uint64_t seed, uint32_t i);
+int mw_wl_rodinia_mergesort(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* rodinia.mergesort's element i of a seed's list, in [0, 1). */
+float mw_wl_mergesort_value(uint64_t seed, uint32_t i);
+int mw_wl_lonestar_sp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* lonestar.sp's formula: literal k of clause c (of N variables) is variable *var, negated if *neg. */
+void mw_wl_sp_literal(uint64_t seed, uint32_t N, uint32_t c, int k, uint32_t *var, bool *neg);
+int mw_wl_lonestar_pta(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_nn(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+int mw_wl_rodinia_leukocyte(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* the li group's end */
+
 #endif

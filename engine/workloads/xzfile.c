@@ -120,6 +120,10 @@ int mw_xz_getline(struct mw_xzfile *f, char **line, size_t *len, struct mw_err *
         char *start = f->buf + f->pos;
         char *nl = memchr(start, '\n', f->len - f->pos);
         bool last = false;
+        if (!nl && f->len - f->pos > MW_XZ_MAX_LINE) /* a real trace line is a few KB: no buffer grows without end */
+            return mw_err_set(e, MW_EINVAL, f->path, (int)f->lineno + 1, 1,
+                              "a line longer than %d bytes (a limit): not a trace file, or a damaged one",
+                              MW_XZ_MAX_LINE);
         if (!nl) {
             long n = refill(f, e);
             if (n < 0) return (int)n;

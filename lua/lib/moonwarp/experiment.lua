@@ -181,6 +181,7 @@ local function run_cell(c)
   local complete = done or why == "cycles" or why == "kernel"
   return st, complete, clock() - t0, os.clock() - c0
 end
+X.run_cell = run_cell -- a Slurm task runs one cell with it (moonwarp.slurm)
 
 -- The measurement of a workload's runs: its own warmup/window/kernel fields, else the sweep's.
 local function measure_of(spec, w)
@@ -286,12 +287,15 @@ end
 local function describe(c)
   return string.format("workload=%s policy=%s config=%s", c.w.label, c.policy.name, c.cname)
 end
+X.describe = describe
 
 -- Run every cell; returns a result object { rows = {...}, workloads, policies, configs, metric, baseline,
 -- failures }. store = "path.db": runs already stored are read back, new ones put as they finish. jobs = N (default:
 -- the online CPUs): up to N runs at once, each in a child process; a failed run (an error, a crash) is reported
 -- in res.failures and its row has no value, the others complete. jobs = 0: one after another in this process,
--- an error stops the sweep (as before the store existed).
+-- an error stops the sweep (as before the store existed). backend = "slurm" (with store and shared = DIR): the runs
+-- not stored go to Slurm as one job array and finished ones are collected (moonwarp.slurm, docs/sweeps.md); runs
+-- still on the cluster are rows with status = "pending", counted in res.pending.
 function X.run(spec)
   assert(type(spec) == "table", "experiment.run: expected a table")
   local workloads = {}
@@ -312,11 +316,16 @@ function X.run(spec)
   local total = #list
   local jobs = spec.jobs or S.ncpu()
   assert(math.type(jobs) == "integer" and jobs >= 0, "experiment.run: jobs must be an integer >= 0")
+  local backend = spec.backend or "local"
+  assert(backend == "local" or backend == "slurm", "experiment.run: backend must be \"local\" or \"slurm\"")
+  local slurm = backend == "slurm" and require "moonwarp.slurm"
+  if slurm then slurm.check(spec, list) end -- before the store is opened: a bad option writes nothing
   local db = spec.store and (type(spec.store) == "string" and S.open(spec.store) or spec.store)
   local host = S.hostname()
   local t_start, done, failed, ran, queue = clock(), 0, 0, 0, {}
 
-  local function finish(i, st, complete, wall, cpu, cached, err)
+  -- host: where the run ran, when not here (a Slurm task's result)
+  local function finish(i, st, complete, wall, cpu, cached, err, where)
     local c = list[i]
     local row = { workload = c.w.label, policy = c.policy.name, config = c.cname, stats = st or {},
                   value = st and st[metric], cycles = st and st["gpu.cycles"], complete = complete, wall = wall,
@@ -331,7 +340,7 @@ function X.run(spec)
     elseif not cached then
       ran = ran + 1
       if db then
-        db:put(c.key, { stats = st, status = row.status, cpu_s = cpu, wall_s = wall, host = host,
+        db:put(c.key, { stats = st, status = row.status, cpu_s = cpu, wall_s = wall, host = where or host,
                         descr = describe(c) })
       end
     end
@@ -357,6 +366,22 @@ function X.run(spec)
     else
       queue[#queue + 1] = i
     end
+  end
+
+  if slurm then -- the cells not stored go to Slurm as one job array; finished tasks' results are collected
+    local pending = 0
+    slurm.run(spec, list, queue, db, {
+      finish = finish,
+      describe = describe,
+      pending = function(i, why)
+        local c = list[i]
+        pending = pending + 1
+        res.rows[i] = { workload = c.w.label, policy = c.policy.name, config = c.cname, stats = {}, key = c.key,
+                        status = "pending", pending = why, complete = false, capped = false }
+      end,
+    })
+    res.pending = pending
+    queue = {}
   end
 
   -- With a store, a cell is claimed before it runs: one that another live sweep is running waits (deferred)
@@ -701,7 +726,8 @@ end
 -- The sweep of `moonwarp sweep spec.yaml` (lua/cmd_sweep.c checks the spec and passes it as a table): config,
 -- workloads ({name, size} or {trace}), policies ({name, set = {"policies.<point>=impl", ...}}), set (applied to
 -- every run), seeds (one config column per seed), size, store, jobs, out (results.csv and normalized.svg),
--- metric, baseline. Prints the table; returns true when every run completed.
+-- metric, baseline, and the Slurm backend's options (backend, shared, partition, time, binary, wait, poll, submit,
+-- sbatch). Prints the table; returns true when no run failed (runs still pending on Slurm are not failures).
 function X.sweep(spec)
   local configs = {}
   for _, sd in ipairs(spec.seeds or {}) do
@@ -713,8 +739,12 @@ function X.sweep(spec)
   if spec.store then mkdir_for(spec.store) end
   local r = X.run{ workloads = spec.workloads, policies = spec.policies, configs = configs, config = spec.config,
                    size = spec.size, store = spec.store, jobs = spec.jobs, metric = spec.metric,
-                   baseline = spec.baseline }
+                   baseline = spec.baseline, backend = spec.backend, shared = spec.shared, partition = spec.partition,
+                   time = spec.time, binary = spec.binary, wait = spec.wait, poll = spec.poll, submit = spec.submit,
+                   sbatch = spec.sbatch }
   X.print(r)
+  if (r.pending or 0) > 0 then print(string.format("pending: %d runs on Slurm (run the sweep again to collect them)",
+                                                   r.pending)) end
   if spec.out then
     print("csv: " .. X.write_csv(r, spec.out .. "/results.csv"))
     local svg, err = X.plot(r, spec.out .. "/normalized.svg", { title = spec.file })

@@ -1,0 +1,2 @@
+-- No CTA may ever be resident.
+return { limit = function() return 0 end }
