@@ -6,6 +6,7 @@
 
 #include "icnt.h"
 #include "addrmap.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,7 @@ static void evict(struct mw_sim *s, struct mw_l1d *l1, int set, int way, int cau
     struct mw_line *l = mw_tags_line(&l1->tags, set, way);
     if (l->used && l->valid) {
         l1->st.evictions++;
+        if (!l->hits) l1->st.evict_reuse0++;
         struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
         const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
         if (ops->evicted) {
@@ -313,6 +315,12 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         l1->mshr_used++;
     }
     if (need_line) {
+        const struct mw_line *vl = mw_tags_line(t, q->set, victim);
+        if (vl->used && vl->valid) { /* the miss's contention class: who allocated the line it replaces */
+            if (vl->alloc_warp == a->warp) l1->st.victim_iw++;
+            else if (mw_warp_cta(s, l1->sm, vl->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp)) l1->st.victim_xw++;
+            else l1->st.victim_xb++;
+        }
         evict(s, l1, q->set, victim, MW_EVICT_REPLACE);
         install(s, l1, q->set, victim, q->line, a->pc, a->warp);
         m->way = victim;

@@ -39,7 +39,11 @@
     X(chunk_evictions, "chunked: valid 32 B chunks evicted or invalidated", "chunk", SUM)                 \
     X(chunk_pending_waits, "chunked: attempts waiting for a fill of part of their chunks", "attempt", SUM) \
     X(gran_switches, "granularity changes (mw_l1d_set_granularity)", "switch", SUM)                     \
-    X(gran_flushes, "granularity changes to a larger granule, which flush the L1D", "flush", SUM)
+    X(gran_flushes, "granularity changes to a larger granule, which flush the L1D", "flush", SUM)       \
+    X(victim_iw, "load misses that evicted a line allocated by the same warp (Choo: intra-warp)", "req", SUM) \
+    X(victim_xw, "load misses that evicted a line of another warp of the same CTA (cross-warp)", "req", SUM) \
+    X(victim_xb, "load misses that evicted a line of a warp of another CTA (cross-block)", "req", SUM) \
+    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of

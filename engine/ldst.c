@@ -3,6 +3,7 @@
  * before a reply), load completion trackers, and the replies of the network. LDST scheduling is a decision
  * point (engine/policy.h). */
 #include "ldst.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,7 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     memset(sl->rflags, 0, (size_t)sl->nreq);
     u->slots_used++;
     u->st->coalesced_reqs += (uint64_t)sl->nreq;
+    u->st->mem_lanes += (uint64_t)__builtin_popcount(in->mask);
     res.nreq = sl->nreq;
     /* a store is outstanding from its issue: a warp must not exit, nor a fence pass, while requests of its
      * store still wait in the LDST unit */
@@ -319,4 +321,25 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
     if (set == u->park_set) u->parked = 0; /* the parked request's set changed */
     if (freed && u->parked == MW_STALL_MSHR) u->parked = 0;
     for (int i = 0; i < n; i++) trk_done(u, waiters[i], now, t_create[i]);
+}
+
+/* ---- facts ---- */
+int mw_ldst_unit_heads(const struct mw_ldst *u, struct mw_ldst_head *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < u->nslots; i++) {
+        const struct mw_ldst_slot *sl = &u->slots[i];
+        if (!sl->valid) continue;
+        if (n < max) {
+            struct mw_ldst_head *h = &out[n];
+            h->warp = sl->warp;
+            h->op = sl->op;
+            h->inst = sl->inst;
+            h->index = sl->next;
+            h->n = sl->nreq;
+            h->req = sl->reqs[sl->next];
+        }
+        n++;
+    }
+    return n;
 }

@@ -100,5 +100,8 @@ static inline bool mw_ldst_waits(const struct mw_ldst *u)
 }
 /* The clock skipped `cycles` core cycles of an LDST unit that waits: each was a failed retry. */
 void mw_ldst_jump(struct mw_ldst *u, uint64_t cycles);
+/* sim.h's mw_ldst_heads for this unit. */
+struct mw_ldst_head;
+int mw_ldst_unit_heads(const struct mw_ldst *u, struct mw_ldst_head *out, int max);
 
 #endif

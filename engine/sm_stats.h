@@ -43,7 +43,9 @@
     X(ld_div_mshr_wait, "cycles divergent loads' requests waited in LDST for an MSHR (occlusion)", "core cycles", SUM) \
     X(ld_coh_mshr_wait, "cycles coherent loads' requests waited in LDST for an MSHR (occlusion)", "core cycles", SUM) \
     X(ld_div_latency, "issue-to-last-data cycles of divergent loads", "core cycles", SUM)                \
-    X(ld_coh_latency, "issue-to-last-data cycles of coherent loads", "core cycles", SUM)
+    X(ld_coh_latency, "issue-to-last-data cycles of coherent loads", "core cycles", SUM)                 \
+    X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM) \
+    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif
