@@ -935,6 +935,11 @@ static int validate_caches(const struct mw_config *c, struct mw_err *e)
     int rc = validate_line(c, e, "l1d", c->l1d.line_bytes, FI_l1d_line_bytes, c->l1d.sector_bytes,
                            FI_l1d_sector_bytes);
     if (rc) return rc;
+    if (c->l1d.organisation == MW_L1D_ORG_CHUNKED && c->l1d.line_bytes != 128)
+        return vfail(c, e, AT(FI_l1d_organisation, FI_l1d_line_bytes),
+                     "l1d.organisation: chunked needs 128 B lines, l1d.line_bytes is %lld", LL(c->l1d.line_bytes));
+    if (c->l1d.organisation == MW_L1D_ORG_CHUNKED && c->l1d.alloc != MW_ALLOC_ON_MISS)
+        return vfail(c, e, AT(FI_l1d_organisation, FI_l1d_alloc), "l1d.organisation: chunked needs l1d.alloc: on_miss");
     rc = validate_line(c, e, "l2", c->l2.line_bytes, FI_l2_line_bytes, c->l1d.sector_bytes, FI_l1d_sector_bytes);
     if (rc) return rc;
     rc = validate_line(c, e, "l1i", c->l1i.line_bytes, FI_l1i_line_bytes, c->l1d.sector_bytes, FI_l1d_sector_bytes);

@@ -17,6 +17,13 @@ enum { MW_COAL_LINE = 0, MW_COAL_SECTOR = 1 };
 #define MW_COAL_CHOICES "line|sector"
 enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
 #define MW_DRAMQ_CHOICES "split|unified"
+enum { MW_DCMDARB_OLDEST = 0, MW_DCMDARB_ROUND_ROBIN = 1 };
+#define MW_DCMDARB_CHOICES "oldest|round_robin"
+enum { MW_MINFO_INSTANT = 0, MW_MINFO_MIB = 1 };
+#define MW_MINFO_CHOICES "instant|mib"
+enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
+#define MW_L1D_ORG_CHOICES "line|chunked"
+#define MW_CK_VICTIM_CHOICES "set|line"
 
 #define MW_STR_MAX 96
 
@@ -78,6 +85,12 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
       "misses and stores also leave hit_latency cycles after the access (GPGPU-Sim 4's -gpgpu_l1_latency pipe)") \
     F(l1d, bypass_cg, BOOL, 1, 0, 1, "",                                                                         \
       "trace loads marked .CG skip L1D (PTX ld.cg, GPGPU-Sim 3.x); false: only .STRONG.GPU loads do (Accel-Sim)") \
+    F(l1d, organisation, ENUM, MW_L1D_ORG_LINE, 0, 0, MW_L1D_ORG_CHOICES,                                        \
+      "line: one tag per line; chunked: 32 B chunks of different blocks with their own chunk tags (DyCache)")   \
+    F(l1d, chunk_common_shift, INT, 26, 8, 63, "bit",                                                          \
+      "chunked: chunks in one line share the address bits from here up (6-bit common tag of a 32-bit address)") \
+    F(l1d, chunk_victim, ENUM, 0, 0, 0, MW_CK_VICTIM_CHOICES,                                                  \
+      "chunked: a fine miss takes free slots or ways before replacing chunks of the lines with its common tag (set), or only that line's (line)") \
     F(l1i, enabled, BOOL, 1, 0, 1, "",                                                                           \
       "fetch through an L1 instruction cache and GPGPU-Sim's fetch/decode stage (false: perfect fetch)")       \
     F(l1i, size_bytes, INT, 2048, 128, 1048576, "bytes", "L1I capacity (-gpgpu_cache:il1 4:128:4 = 2 KB)")     \
@@ -106,6 +119,9 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
     F(l2, interleave_bytes, INT, 256, 32, 1 << 20, "bytes", "partition interleaving chunk (dramid@8)")        \
     F(l2, sectored, BOOL, 0, 0, 1, "",                                                                           \
       "a read or write of several sectors is looked up, merged and fetched per 32 B sector (Accel-Sim's L2)")  \
+    F(l2, merge_info, ENUM, MW_MINFO_INSTANT, 0, 0, MW_MINFO_CHOICES,                                          \
+      "how the DRAM controller learns L2 MSHR merges: instant (the queued read's merge and age are kept "    \
+      "current) or mib (Li §4.4: merge information buffers, dummy requests through the L2-to-DRAM pipe)") \
     F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed delay of a request from L2 to DRAM; data returns without one (-dram_latency)") \
     F(dram, banks, INT, 16, 1, 64, "banks", "banks per channel")                                               \
     F(dram, bank_groups, INT, 1, 1, 16, "groups", "bank groups (1 = off; GTX480 nbkgrp=4)")                    \
@@ -138,7 +154,15 @@ enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
       "requests buffered ahead of the scheduler queue, moved into it one per cycle in arrival order "        \
       "(DRAMSim3's transaction queue in front of its command queue; 0 = none)")                              \
     F(dram, address_map, STR, "RRRR.RRRRRRRR.BBBBCCCC.CCSSSSSS", 0, 0, "",                                     \
-      "partition-local address bits, MSB first: R row, B bank, C column, S byte ('.' ignored)")
+      "partition-local address bits, MSB first: R row, B bank, C column, S byte ('.' ignored)")              \
+    F(dram, perfect, BOOL, 0, 0, 1, "",                                                                       \
+      "perfect DRAM (Li 2015 §5.2): a request that reaches the controller is done at once, no queue limit")   \
+    F(dram, drain_on_empty, BOOL, 0, 0, 1, "",                                                                \
+      "split mode: an empty read queue starts a write drain that runs down to write_low (Li §2.3); "         \
+      "off: writes are served only while no read is queued")                                                 \
+    F(dram, cmd_arbiter, ENUM, MW_DCMDARB_OLDEST, 0, 0, MW_DCMDARB_CHOICES,                                   \
+      "which ready bank issues its command: the oldest request's, or round robin from the bank after the "   \
+      "last one that issued (Li §2.3)")
 
 /* Storage per type: INT int64_t, DOUBLE double, BOOL bool, ENUM int, STR char[MW_STR_MAX]. The struct below
  * is written out by hand (sections as nested structs, cfg.l1d.assoc) and checked against the table by
@@ -205,6 +229,9 @@ struct mw_config {
         int alloc;
         int index;
         bool flush_at_kernel_end, latency_pipe, bypass_cg;
+        int organisation;
+        int64_t chunk_common_shift;
+        int chunk_victim;
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits;
@@ -213,6 +240,7 @@ struct mw_config {
         int64_t n_partitions, subpartitions, slice_bytes, line_bytes, assoc, latency, mshr_entries,
             mshr_max_merge, miss_queue, input_queue, interleave_bytes;
         bool sectored;
+        int merge_info;
     } l2;
     struct {
         int64_t latency, banks, bank_groups, bus_bytes, burst_length, data_rate, tCL, tCWL, tRCD, tRCDWR, tRP,
@@ -221,6 +249,8 @@ struct mw_config {
         int64_t queue_size, read_queue, write_queue, write_high, write_low, max_row_hits, return_queue,
             input_queue;
         char address_map[MW_STR_MAX];
+        bool perfect, drain_on_empty;
+        int cmd_arbiter;
     } dram;
     /* policies: one choice per decision point, indexed by enum mw_point */
     struct mw_policy_choice policy[MW_POLICY_POINTS];

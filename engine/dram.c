@@ -99,6 +99,8 @@ struct mw_dram {
     /* queues */
     bool split;
     int cap_unified, cap_read, cap_write, write_high, write_low, max_row_hits;
+    bool perfect, drain_empty, rr, mib; /* dram.perfect, drain_on_empty, cmd_arbiter, l2.merge_info */
+    int rr_next;             /* round robin: the bank asked first */
     struct slot *slots;
     int nslots, free_slot;
     int q_reads, q_writes;   /* slots in use by kind (staged, listed or being served) */
@@ -261,6 +263,10 @@ struct mw_dram *mw_dram_create(const struct mw_config *c, int channel, struct mw
     d->write_high = (int)c->dram.write_high;
     d->write_low = (int)c->dram.write_low;
     d->max_row_hits = (int)c->dram.max_row_hits;
+    d->perfect = c->dram.perfect;
+    d->drain_empty = c->dram.drain_on_empty;
+    d->rr = c->dram.cmd_arbiter == MW_DCMDARB_ROUND_ROBIN;
+    d->mib = c->l2.merge_info == MW_MINFO_MIB;
     d->nslots = d->split ? d->cap_read + d->cap_write : d->cap_unified;
     d->in_cap = (int)c->dram.input_queue;
     /* in flight: at most one column command per cycle, each done within max(CL, CWL) + burst cycles */
@@ -365,6 +371,7 @@ static bool sched_room(const struct mw_dram *d, int kind)
 
 bool mw_dram_can_accept(const struct mw_dram *d, int kind)
 {
+    if (d->perfect) return true;
     if (d->in_cap) return d->in_n < d->in_cap;
     return sched_room(d, kind);
 }
@@ -401,6 +408,28 @@ void mw_dram_push(struct mw_dram *d, struct mw_req *r, uint64_t now)
     r->t_dram_enq = now + 1;
     if (r->kind == MW_REQ_WRITE) d->st.writes++;
     else d->st.reads++;
+    if (d->perfect) { /* Li §5.2: zero latency, the request is at once in the return queue */
+        r->t_dram_enq = now;
+        r->t_ready = now;
+        r->mib_state = MW_MIB_DONE;
+        if (r->kind == MW_REQ_READ) d->st.reads_done++;
+        mw_fifo_push(&d->done, r);
+        d->ndone++;
+        return;
+    }
+    if (d->mib && r->kind == MW_REQ_READ) {
+        /* the DMIB entry: merge 1 and the request's own age, or what dummies sent ahead of it left (their
+         * merged requests aged at merge - 1 per cycle since: the first one's age is `own`) */
+        uint64_t own = (uint64_t)((double)r->age_sum * d->age_scale);
+        if (r->mib_state == MW_MIB_EARLY) {
+            r->mib_age = own + r->mib_age + (uint64_t)(r->mib_merge - 1) * (now - r->mib_t);
+        } else {
+            r->mib_merge = 1;
+            r->mib_age = own;
+        }
+        r->mib_t = now;
+        r->mib_state = MW_MIB_QUEUED;
+    }
     if (d->in_cap) {
         d->inq[(d->in_head + d->in_n) % d->in_cap] = r;
         d->in_n++;
@@ -531,7 +560,9 @@ static bool mode_of(const struct mw_dram *d, bool *r, bool *w)
         return false;
     }
     bool drain = d->draining;
-    if (!drain && d->q_writes >= d->write_high && d->q_writes > 0) drain = true;
+    if (!drain && d->q_writes > 0 &&
+        (d->q_writes >= d->write_high || (d->drain_empty && d->q_reads == 0 && d->q_writes > d->write_low)))
+        drain = true;
     else if (drain && d->q_writes <= d->write_low) drain = false;
     *w = drain || (d->q_reads == 0 && d->q_writes > 0);
     *r = !*w;
@@ -586,7 +617,7 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
             const struct slot *s = &d->slots[d->cand_slot[j]];
             const struct mw_req *r = s->r;
             struct mw_dram_cand *c = &d->cands[j];
-            uint32_t merge = r->merge ? r->merge : 1;
+            uint32_t merge = d->mib ? (r->mib_merge ? r->mib_merge : 1) : r->merge ? r->merge : 1;
             c->arrival = s->enq;
             c->id = (uint32_t)s->seq;
             c->row = s->row;
@@ -594,7 +625,9 @@ static void pick(struct mw_dram *d, int b, uint64_t now)
             c->is_write = s->is_write;
             c->row_hit = s->row == k->open_row;
             c->merge = merge;
-            c->age = (uint64_t)((double)r->age_sum * d->age_scale) + (uint64_t)merge * (now - s->enq);
+            c->age = d->mib && !s->is_write ? r->mib_age + (uint64_t)merge * (now - r->mib_t)
+                                            : (uint64_t)((double)r->age_sum * d->age_scale) + (uint64_t)merge * (now - s->enq);
+            c->line = r->addr;
             c->sm = (r->flags & MW_RQ_WRITEBACK) ? -1 : (int)r->sm;
             c->created = r->t_create;
         }
@@ -712,6 +745,7 @@ void mw_dram_cycle(struct mw_dram *d, uint64_t now)
         struct inflight f = heap_pop(d);
         struct mw_req *r = f.r;
         r->t_ready = f.done;
+        r->mib_state = MW_MIB_DONE;
         if (r->kind == MW_REQ_READ) {
             uint64_t lat = f.done - r->t_dram_enq;
             d->st.reads_done++;
@@ -757,9 +791,17 @@ void mw_dram_cycle(struct mw_dram *d, uint64_t now)
     /* 5. the oldest ready command issues */
     int best = NIL;
     uint64_t best_seq = UINT64_MAX;
-    for (uint64_t m = d->active; m; m &= m - 1) {
-        int b = __builtin_ctzll(m);
-        if (d->bready[b] <= now && d->bseq[b] < best_seq) best = b, best_seq = d->bseq[b];
+    if (d->rr) { /* Li §2.3: the first ready bank from the pointer; the pointer moves past the one that issued */
+        for (int j = 0; j < d->nbanks && best == NIL; j++) {
+            int b = (d->rr_next + j) % d->nbanks;
+            if ((d->active >> b & 1) && d->bready[b] <= now) best = b;
+        }
+        if (best != NIL) d->rr_next = (best + 1) % d->nbanks;
+    } else {
+        for (uint64_t m = d->active; m; m &= m - 1) {
+            int b = __builtin_ctzll(m);
+            if (d->bready[b] <= now && d->bseq[b] < best_seq) best = b, best_seq = d->bseq[b];
+        }
     }
     if (best != NIL) issue(d, best, now);
     /* 6. the input FIFO's head moves into the scheduler queue */
@@ -795,3 +837,37 @@ uint64_t mw_dram_next_event(const struct mw_dram *d, uint64_t now)
     if (d->in_n && sched_room(d, d->inq[d->in_head]->kind)) t = mw_min_u64(t, d->inq[d->in_head]->t_dram_enq);
     return t == MW_NEVER ? MW_NEVER : mw_max_u64(t, now);
 }
+
+/* ---- Li's merge information (l2.merge_info = mib) -------------------------------------------------------- */
+
+void mw_dram_mib_update(struct mw_dram *d, struct mw_req *r, uint32_t merge, uint64_t age, uint64_t now)
+{
+    d->st.mib_dummies++;
+    switch (r->mib_state) {
+    case MW_MIB_QUEUED: { /* the DMIB entry ages by its merge length per cycle; merge is overwritten, age added */
+        r->mib_age += (uint64_t)r->mib_merge * (now - r->mib_t) + age;
+        r->mib_merge = merge;
+        r->mib_t = now;
+        uint32_t bank;
+        mw_dram_decode(d, r->dram_addr, &bank, NULL, NULL);
+        d->dirty |= 1ull << bank; /* "update the score ... and make scheduling decisions based on the new score" */
+        break;
+    }
+    case MW_MIB_NONE: /* ahead of its request: the entry is filled in before the request arrives */
+        r->mib_merge = merge;
+        r->mib_age = age;
+        r->mib_t = now;
+        r->mib_state = MW_MIB_EARLY;
+        break;
+    case MW_MIB_EARLY:
+        r->mib_age += (uint64_t)(r->mib_merge - 1) * (now - r->mib_t) + age;
+        r->mib_merge = merge;
+        r->mib_t = now;
+        break;
+    default: /* served already: the information is dropped */
+        d->st.mib_dropped++;
+        break;
+    }
+}
+
+double mw_dram_age_scale(const struct mw_dram *d) { return d->age_scale; }

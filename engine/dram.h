@@ -22,7 +22,9 @@
     X(read_latency_max, "largest read latency", "dram cycles", MAX)                               \
     X(data_bus_busy, "cycles the data bus carried data", "dram cycles", SUM)                      \
     X(queue_full, "cycles a request was refused because the queue was full", "dram cycles", SUM)  \
-    X(cycles, "DRAM cycles simulated", "dram cycles", MAX)
+    X(cycles, "DRAM cycles simulated", "dram cycles", MAX)                                        \
+    X(mib_dummies, "merge-information dummy requests received (l2.merge_info = mib)", "req", SUM)   \
+    X(mib_dropped, "dummies that arrived after their read was served (dropped)", "req", SUM)
 MW_STATS_DECLARE(dram, MW_DRAM_STATS)
 
 struct mw_dram;
@@ -98,5 +100,15 @@ const char *mw_dram_error(const struct mw_dram *d);
 typedef void (*mw_dram_cmd_log_fn)(void *ctx, uint64_t cycle, int cmd, int bank, uint32_t row, uint32_t col,
                                    const struct mw_req *r);
 void mw_dram_set_cmd_log(struct mw_dram *d, mw_dram_cmd_log_fn fn, void *ctx);
+
+/* Li's merge information buffers (l2.merge_info = mib, Li §4.4): a dummy request from the L2 MIB reached the
+ * controller carrying r's L2 MSHR merge length and the ages (core cycles converted to DRAM cycles by the caller)
+ * of the requests merged since the last dummy. The controller's entry for r (its DMIB entry: r->mib_*) takes
+ * the merge length, adds the age, and from then ages by the merge length per DRAM cycle; a dummy ahead of its
+ * read fills the entry in early, one behind a served read is dropped. The scheduler sees the entry as
+ * cand.merge / cand.age instead of the L2's current values. */
+void mw_dram_mib_update(struct mw_dram *d, struct mw_req *r, uint32_t merge, uint64_t age, uint64_t now);
+/* dram_mhz / core_mhz: core cycles -> DRAM cycles. */
+double mw_dram_age_scale(const struct mw_dram *d);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "icnt.h"
 #include "addrmap.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
     for (int i = 0; i < l1->mshr_entries; i++) l1->mshr_key[i] = MW_MSHR_NO_LINE;
     mw_fifo_init(&l1->missq, (int)c->l1d.miss_queue);
     mw_fifo_init(&l1->injq, 1 << 30);
+    l1->gran = (int)c->l1d.line_bytes;
     return 0;
 }
 
@@ -42,6 +44,7 @@ void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1)
     free(l1->mshr_key);
     mw_slotmap_fini(&l1->mshr_map);
     mw_tags_fini(&l1->tags);
+    if (l1->org) l1->org->fini(l1);
 }
 
 static struct mw_mshr *mshr_find(struct mw_l1d *l1, uint64_t line)
@@ -84,6 +87,7 @@ static void evict(struct mw_sim *s, struct mw_l1d *l1, int set, int way, int cau
     struct mw_line *l = mw_tags_line(&l1->tags, set, way);
     if (l->used && l->valid) {
         l1->st.evictions++;
+        if (!l->hits) l1->st.evict_reuse0++;
         struct mw_policy_inst *pi = &s->pol[MW_PT_REPLACEMENT];
         const struct mw_replacement_ops *ops = (const struct mw_replacement_ops *)pi->pol;
         if (ops->evicted) {
@@ -141,7 +145,8 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) {
         if (mw_fifo_full(&l1->missq)) return MW_STALL_MISS_QUEUE;
         bool invalidated = false;
-        if (c->l1d.enabled) {
+        if (c->l1d.enabled && l1->org) invalidated = l1->org->store(s, l1, q);
+        if (c->l1d.enabled && !l1->org) {
             int way = mw_tags_find(&l1->tags, q->set, q->line);
             /* GPGPU-Sim counts a write-through store as an access: a hit on a present line, a pending hit on a
              * line being filled, a miss on an absent one */
@@ -196,6 +201,10 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         }
         bypass = *vd == MW_BYPASS;
         probe_only = *vd == MW_BYPASS_PROBE;
+    }
+    if (!bypass && l1->org) { /* another organisation (engine/l1d_chunk.c) */
+        int rc = l1->org->load(s, l1, a, probe_only, &bypass);
+        if (!bypass) return rc;
     }
     struct mw_tags *t = &l1->tags;
     int way = -1;
@@ -306,6 +315,12 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         l1->mshr_used++;
     }
     if (need_line) {
+        const struct mw_line *vl = mw_tags_line(t, q->set, victim);
+        if (vl->used && vl->valid) { /* the miss's contention class: who allocated the line it replaces */
+            if (vl->alloc_warp == a->warp) l1->st.victim_iw++;
+            else if (mw_warp_cta(s, l1->sm, vl->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp)) l1->st.victim_xw++;
+            else l1->st.victim_xb++;
+        }
         evict(s, l1, q->set, victim, MW_EVICT_REPLACE);
         install(s, l1, q->set, victim, q->line, a->pc, a->warp);
         m->way = victim;
@@ -387,6 +402,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     int k = (int)(m - l1->mshr);
     uint64_t line = l1->mshr_key[k];
     struct mw_tags *t = &l1->tags;
+    if (l1->org) l1->org->fill(s, l1, set, line, sectors); /* the tags stay empty: nothing more below */
     int way = mw_tags_find(t, set, line);
     if (way < 0 && s->cfg.l1d.alloc == MW_ALLOC_ON_FILL) {
         bool hooked = false;
@@ -421,6 +437,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
 
 void mw_l1d_flush_lines(struct mw_sim *s, struct mw_l1d *l1)
 {
+    if (l1->org) l1->org->flush(s, l1);
     for (int set = 0; set < l1->tags.sets; set++)
         for (int w = 0; w < l1->tags.assoc; w++) {
             struct mw_line *l = mw_tags_line(&l1->tags, set, w);
@@ -443,6 +460,7 @@ bool mw_l1d_probe(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
 {
     const struct mw_l1d *l1 = &s->l1d[sm];
     int set = mw_l1d_set(l1, line);
+    if (l1->org) return l1->org->lookup(l1, set, line, sectors) == MW_LOOKUP_HIT;
     int way = mw_tags_find(&l1->tags, set, line);
     return way >= 0 && (sectors & ~l1->tags.lines[set * l1->tags.assoc + way].valid) == 0;
 }
@@ -451,6 +469,7 @@ int mw_l1d_lookup(const struct mw_sim *s, int sm, uint64_t line, uint8_t sectors
 {
     const struct mw_l1d *l1 = &s->l1d[sm];
     int set = mw_l1d_set(l1, line);
+    if (l1->org) return l1->org->lookup(l1, set, line, sectors);
     int way = mw_tags_find(&l1->tags, set, line);
     if (way < 0) return MW_LOOKUP_MISS;
     const struct mw_line *l = &l1->tags.lines[set * l1->tags.assoc + way];
@@ -506,4 +525,19 @@ struct mw_req *mw_l1d_inject(struct mw_sim *s, struct mw_l1d *l1, uint64_t line,
     if (write) l1->st.injected_writes++;
     else l1->st.injected_reads++;
     return r;
+}
+int mw_l1d_granularity(const struct mw_sim *s, int sm) { return s->l1d[sm].gran; }
+int mw_l1d_set_granularity(struct mw_sim *s, int sm, int g)
+{
+    struct mw_l1d *l1 = &s->l1d[sm];
+    if ((g != 32 && g != 64 && g != 128) || g > (int)s->cfg.l1d.line_bytes) return -1;
+    if (g == l1->gran) return 0;
+    l1->st.gran_switches++;
+    if (g > l1->gran) { /* small to big: the finer chunks cannot be told apart at the new granule */
+        l1->st.gran_flushes++;
+        l1->gran = g;
+        mw_l1d_flush(s, sm);
+    }
+    l1->gran = g;
+    return 0;
 }

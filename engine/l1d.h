@@ -34,7 +34,16 @@
     X(gpgpusim_accesses, "GPGPU-Sim accounting: hits + misses + pending hits, stores included", "req", SUM) \
     X(gpgpusim_misses, "GPGPU-Sim accounting: load misses, sector misses, stores to an absent line", "req", SUM) \
     X(gpgpusim_pending_hits, "GPGPU-Sim accounting: loads merged into a line or MSHR entry in flight", "req", SUM) \
-    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM)
+    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: attempts that could not reserve (retries counted)", "attempt", SUM) \
+    X(chunk_partial_hits, "chunked: requests finding part of their chunks (invalidated, fetched whole)", "req", SUM) \
+    X(chunk_evictions, "chunked: valid 32 B chunks evicted or invalidated", "chunk", SUM)                 \
+    X(chunk_pending_waits, "chunked: attempts waiting for a fill of part of their chunks", "attempt", SUM) \
+    X(gran_switches, "granularity changes (mw_l1d_set_granularity)", "switch", SUM)                     \
+    X(gran_flushes, "granularity changes to a larger granule, which flush the L1D", "flush", SUM)       \
+    X(victim_iw, "load misses that evicted a line allocated by the same warp (Choo: intra-warp)", "req", SUM) \
+    X(victim_xw, "load misses that evicted a line of another warp of the same CTA (cross-warp)", "req", SUM) \
+    X(victim_xb, "load misses that evicted a line of a warp of another CTA (cross-block)", "req", SUM) \
+    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of
@@ -100,6 +109,25 @@ struct mw_l1d {
     struct mw_req_fifo injq; /* policy-injected traffic, sent when the miss queue has nothing to send */
     size_t view_meta;     /* offset of the replacement policy's bytes in a line's policy bytes, (size_t)-1: none */
     struct mw_l1d_stats st;
+    const struct mw_l1d_org *org; /* an organisation other than the line one (l1d.organisation), else NULL */
+    void *org_state;
+    int gran;                /* management granularity in bytes (the line size until a policy sets it) */
+};
+
+/* An L1D organisation other than the line one (l1d.organisation: chunked, engine/l1d_chunk.h), attached by the
+ * simulation after mw_l1d_init. Its load() serves a cached load (the bypass verdict asked) and sets *bypass for a
+ * probe-only verdict that misses; store() invalidates what a write-through store makes stale (returns whether
+ * it did); fill() takes a fill of `sectors` of block `line`; flush() invalidates all not waiting for a fill;
+ * lookup() answers mw_l1d_lookup. The line organisation's tag array stays empty. MSHRs, the miss queue and the
+ * stats are the L1D's. */
+struct mw_l1d_access;
+struct mw_l1d_org {
+    int (*load)(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a, bool probe_only, bool *bypass);
+    bool (*store)(struct mw_sim *s, struct mw_l1d *l1, const struct mw_coal_req *q);
+    void (*fill)(struct mw_sim *s, struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors);
+    void (*flush)(struct mw_sim *s, struct mw_l1d *l1);
+    int (*lookup)(const struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors);
+    void (*fini)(struct mw_l1d *l1);
 };
 
 int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e);

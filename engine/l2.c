@@ -159,11 +159,55 @@ void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t n
         reply(s, l2, r);
         r = n;
     }
+    mw_l2_settle(l2, now);
+    if (m->nwait > 1) l2->icl_n--;
+    if (m->mib_valid) l2->mib_nvalid--;
     memset(m, 0, sizeof *m);
     int k = (int)(m - l2->mshr);
     mw_slotmap_release(&l2->mshr_map, k, l2->mshr_key[k]);
     l2->mshr_key[k] = MW_NO_TAG;
     l2->mshr_used--;
+}
+
+void mw_l2_settle(struct mw_l2 *l2, uint64_t now)
+{
+    if (now <= l2->icl_t) return;
+    uint64_t n = now - l2->icl_t;
+    if (!l2->mshr_used) l2->st.mshr_idle_cycles += n;
+    else if (l2->icl_n) l2->st.mshr_icl_cycles += n;
+    else l2->st.mshr_noicl_cycles += n;
+    l2->icl_t = now;
+}
+
+#define MIB_AGE_MAX 32767u /* Li §4.5: the MIB's age field is 15 bits, saturating */
+
+struct mw_req *mw_l2_pop_dummy(struct mw_sim *s, struct mw_l2 *l2)
+{
+    if (!l2->mib_nvalid) return NULL;
+    int best = -1;
+    for (int i = 0; i < s->cfg.l2.mshr_entries; i++) {
+        const struct mw_l2mshr *m = &l2->mshr[i];
+        if (!m->mib_valid) continue;
+        if (best < 0 || m->nwait > l2->mshr[best].nwait ||
+            (m->nwait == l2->mshr[best].nwait && m->mib_age > l2->mshr[best].mib_age))
+            best = i;
+    }
+    struct mw_l2mshr *m = &l2->mshr[best];
+    struct mw_req *d = mw_req_alloc(&s->pool);
+    d->kind = MW_REQ_MIB;
+    d->addr = m->dram_req->addr;
+    d->slice = (uint16_t)l2->id;
+    d->partition = (uint16_t)l2->partition;
+    d->merge = m->nwait;
+    d->age_sum = m->mib_age;
+    d->owner = m;
+    d->inst = m->dram_req->id;
+    d->t_create = mw_core_now(s);
+    m->mib_valid = 0;
+    m->mib_age = 0;
+    l2->mib_nvalid--;
+    l2->st.mib_dummies++;
+    return d;
 }
 
 static struct mw_l2mshr *mshr_find(struct mw_l2 *l2, uint64_t key)
@@ -210,7 +254,9 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     struct mw_l2mshr *m = mshr_find(l2, key);
     uint64_t age = mw_core_now(s) - r->t_create;
     if (m) {
+        l2->fail_cause = 2;
         if (m->nwait >= c->l2.mshr_max_merge) return false;
+        l2->fail_cause = 0;
         if ((r->sectors & ~m->sectors) && m->dram_req == NULL) return false;
         /* a merged request whose sectors are not all being fetched widens the fetch if it has not left yet */
         if (r->sectors & ~m->sectors) {
@@ -229,15 +275,23 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
         r->next = NULL;
         m->wait_tail->next = r;
         m->wait_tail = r;
+        mw_l2_settle(l2, now);
+        if (m->nwait == 1) l2->icl_n++;
         m->nwait++;
         m->age_sum += age;
-        if (m->dram_req) {
+        if (c->l2.merge_info == MW_MINFO_MIB) { /* Li §4.4: the L2 MIB entry, sent as a dummy by the MUX */
+            uint64_t a = (uint64_t)m->mib_age + age;
+            m->mib_age = a > MIB_AGE_MAX ? MIB_AGE_MAX : (uint32_t)a;
+            if (!m->mib_valid) m->mib_valid = 1, l2->mib_nvalid++;
+        } else if (m->dram_req) {
             m->dram_req->merge = m->nwait;
             m->dram_req->age_sum = m->age_sum;
         }
         return true;
     }
+    l2->fail_cause = l2->mshr_used >= c->l2.mshr_entries ? 2 : 1;
     if (l2->mshr_used >= c->l2.mshr_entries || mw_fifo_full(&l2->missq)) return false;
+    mw_l2_settle(l2, now);
     l2->st.accesses++;
     l2->st.reads++;
     l2->st.misses++;
@@ -288,6 +342,9 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
             mw_fifo_push_front(&l2->pipe, r);
             l2->st.reservation_fail++;
             l2->st.gpgpusim_reservation_fails++;
+            if (l2->fail_cause == 0) l2->st.resfail_line_reserved++;
+            else if (l2->fail_cause == 1) l2->st.resfail_miss_queue++;
+            else l2->st.resfail_mshr_full++;
         }
     }
     /* 4. accept one request from the interconnect; a sectored L2 splits a request of several sectors into one

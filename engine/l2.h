@@ -27,7 +27,14 @@
     X(gpgpusim_accesses, "GPGPU-Sim accounting: hits + misses + pending hits (per sector when sectored)", "req", SUM) \
     X(gpgpusim_misses, "GPGPU-Sim accounting: misses and sector misses", "req", SUM)                   \
     X(gpgpusim_pending_hits, "GPGPU-Sim accounting: reads merged into a fetch in flight", "req", SUM)   \
-    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: lookups that could not reserve", "attempt", SUM)
+    X(gpgpusim_reservation_fails, "GPGPU-Sim accounting: lookups that could not reserve", "attempt", SUM) \
+    X(mshr_idle_cycles, "L2 cycles with every MSHR entry empty (Li Fig 5.2: Idle)", "L2 cycles", SUM)   \
+    X(mshr_noicl_cycles, "L2 cycles with MSHR entries in use, all of merge length 1 (Li: No ICL)", "L2 cycles", SUM) \
+    X(mshr_icl_cycles, "L2 cycles with an MSHR entry of merge length > 1 (Li: Has ICL)", "L2 cycles", SUM) \
+    X(resfail_line_reserved, "reservation fails: the line's MSHR entry cannot take the request (sectors in flight)", "L2 cycles", SUM) \
+    X(resfail_miss_queue, "reservation fails: miss queue full", "L2 cycles", SUM)                         \
+    X(resfail_mshr_full, "reservation fails: no free MSHR entry, or the entry has mshr_max_merge requests", "L2 cycles", SUM) \
+    X(mib_dummies, "merge-information dummy requests sent to DRAM (l2.merge_info = mib)", "req", SUM)
 MW_STATS_DECLARE(l2, MW_L2_STATS)
 
 struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a line */
@@ -36,6 +43,8 @@ struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a 
     uint16_t first_sm;
     uint64_t age_sum;
     uint8_t sectors;        /* sectors being fetched */
+    uint8_t mib_valid;      /* Li's L2 MIB entry (l2.merge_info = mib): a merge not yet sent to DRAM */
+    uint32_t mib_age;       /* ages (core cycles) of the requests merged since the last dummy, 15-bit saturating */
     struct mw_req *dram_req;/* the read in flight to DRAM (its merge/age fields are kept current) */
 };
 
@@ -47,6 +56,10 @@ struct mw_l2 {
     uint64_t *mshr_key;         /* per entry: its line while in use, MW_NO_TAG when free */
     struct mw_slotmap mshr_map; /* key -> entry, and the free entries (lowest first) */
     int mshr_used;
+    int mib_nvalid;             /* MSHR entries whose MIB entry is valid */
+    int icl_n;                  /* MSHR entries with more than one request (Li's inter-core locality) */
+    int fail_cause;             /* why the last lookup could not reserve (0 line, 1 miss queue, 2 MSHR) */
+    uint64_t icl_t;             /* L2 cycle up to which the mshr_*_cycles counters are accounted */
     struct mw_req_fifo missq;   /* toward DRAM (reads and writebacks) */
     struct mw_req_fifo replies; /* waiting for the reply network */
     struct mw_l2_stats st;
@@ -58,13 +71,18 @@ void mw_l2_fini(struct mw_sim *s, struct mw_l2 *l2);
 void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t now);
 /* One L2 cycle: a reply into the reply network, the lookup pipe's head, one request from the request network. */
 void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now);
+/* Li's MUX (l2.merge_info = mib): a dummy request for the valid MIB entry of the largest merge length (then the
+ * largest age, then the lowest entry), its entry made invalid; NULL if no entry is valid. */
+struct mw_req *mw_l2_pop_dummy(struct mw_sim *s, struct mw_l2 *l2);
+/* Account the MSHR idle / no-ICL / has-ICL cycles up to L2 cycle `now` (stats readers call it first). */
+void mw_l2_settle(struct mw_l2 *l2, uint64_t now);
 /* The miss queue's head (a DRAM read or writeback), removed; NULL if none. */
 struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2);
 /* Earliest time (fs) the slice has something to do on its own. */
 static inline uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
 {
     uint64_t now = s->now_fs;
-    if (l2->missq.head || l2->replies.head) return now;
+    if (l2->missq.head || l2->replies.head || l2->mib_nvalid) return now;
     uint64_t t = l2->pipe.head_ready;
     return t < now ? now : t;
 }

@@ -3,6 +3,7 @@
  * before a reply), load completion trackers, and the replies of the network. LDST scheduling is a decision
  * point (engine/policy.h). */
 #include "ldst.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,8 @@ static void trk_done(struct mw_ldst *u, uint32_t id, uint64_t t, uint64_t t_crea
         if (lat > u->st->load_latency_max) u->st->load_latency_max = lat;
     }
     if (--k->outstanding > 0) return;
+    if (k->cls == 2) u->st->ld_div_latency += k->ready - k->issued, u->st->ld_div_mshr_wait += k->mshr_wait;
+    else if (k->cls == 1) u->st->ld_coh_latency += k->ready - k->issued, u->st->ld_coh_mshr_wait += k->mshr_wait;
     struct mw_ldst_done *d = outbox(u);
     d->warp = k->warp;
     d->store = 0;
@@ -138,6 +141,7 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     memset(sl->rflags, 0, (size_t)sl->nreq);
     u->slots_used++;
     u->st->coalesced_reqs += (uint64_t)sl->nreq;
+    u->st->mem_lanes += (uint64_t)__builtin_popcount(in->mask);
     res.nreq = sl->nreq;
     /* a store is outstanding from its issue: a warp must not exit, nor a fence pass, while requests of its
      * store still wait in the LDST unit */
@@ -155,6 +159,9 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
         k->outstanding = sl->nreq;
         k->ready = now;
         k->live = 1;
+        k->cls = op == MW_OP_ATOMIC || sl->nreq == 0 ? 0 : sl->nreq > 2 ? 2 : 1;
+        k->issued = now;
+        k->mshr_wait = 0;
         sl->tracker = id;
         if (sl->nreq == 0) { /* no active lane: nothing to wait for */
             k->outstanding = 1;
@@ -171,6 +178,10 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
 
 static void slot_done(struct mw_sim *s, struct mw_ldst *u, struct mw_ldst_slot *sl)
 {
+    if (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL) { /* OAWS's load classes and fully cached loads */
+        if (sl->nreq > 2) u->st->ld_div++, u->st->ld_div_fully_cached += sl->misses == 0;
+        else u->st->ld_coh++, u->st->ld_coh_fully_cached += sl->misses == 0;
+    }
     if (mw_wants(s, MW_EV_LOAD_DONE) && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL)) {
         int sets = 0;
         for (int k = 0; k < 4; k++) sets += __builtin_popcountll(sl->sets_seen[k]);
@@ -194,11 +205,22 @@ static void count_stall(struct mw_ldst *u, int cause, uint64_t n)
     mw_l1d_count_fail(u->l1, cause, n);
 }
 
+/* n cycles of the parked request's MSHR wait, charged to its load (the one instruction in the unit) */
+static void occl_parked(struct mw_ldst *u, uint64_t n)
+{
+    if (u->parked != MW_STALL_MSHR) return;
+    for (int i = 0; i < u->nslots; i++) {
+        struct mw_ldst_slot *sl = &u->slots[i];
+        if (sl->valid && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL)) u->trk[sl->tracker].mshr_wait += n;
+    }
+}
+
 void mw_ldst_jump(struct mw_ldst *u, uint64_t cycles)
 {
     if (!u->parked) return;
     u->st->ldst_busy += cycles;
     count_stall(u, u->parked, cycles);
+    occl_parked(u, cycles);
 }
 
 /* Which instruction's head request goes to L1D this cycle (NULL after a hook failure). */
@@ -229,6 +251,7 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
     u->st->ldst_busy++;
     if (u->parked) {
         count_stall(u, u->parked, 1);
+        occl_parked(u, 1);
         return mw_l1d_drain(s, u->l1);
     }
     struct mw_ldst_slot *sl = choose_slot(s, u);
@@ -246,6 +269,8 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
         if (++sl->next == sl->nreq) slot_done(s, u, sl);
     } else {
         count_stall(u, cause, 1);
+        if (cause == MW_STALL_MSHR && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL))
+            u->trk[sl->tracker].mshr_wait++;
         if ((cause == MW_STALL_LINE_ALLOC || cause == MW_STALL_MSHR) && !a.hooked && u->slots_used == 1 && !s->failed) {
             u->parked = cause;
             u->park_set = q->set;
@@ -296,4 +321,25 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
     if (set == u->park_set) u->parked = 0; /* the parked request's set changed */
     if (freed && u->parked == MW_STALL_MSHR) u->parked = 0;
     for (int i = 0; i < n; i++) trk_done(u, waiters[i], now, t_create[i]);
+}
+
+/* ---- facts ---- */
+int mw_ldst_unit_heads(const struct mw_ldst *u, struct mw_ldst_head *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < u->nslots; i++) {
+        const struct mw_ldst_slot *sl = &u->slots[i];
+        if (!sl->valid) continue;
+        if (n < max) {
+            struct mw_ldst_head *h = &out[n];
+            h->warp = sl->warp;
+            h->op = sl->op;
+            h->inst = sl->inst;
+            h->index = sl->next;
+            h->n = sl->nreq;
+            h->req = sl->reqs[sl->next];
+        }
+        n++;
+    }
+    return n;
 }

@@ -21,6 +21,8 @@ struct mw_tracker {
     int outstanding;
     uint64_t ready;       /* latest data arrival so far */
     uint32_t next_free;
+    uint8_t cls;          /* 2 divergent (> 2 requests), 1 coherent, 0 neither (atomics, no lane) */
+    uint64_t issued, mshr_wait; /* issue cycle; cycles its requests waited for an MSHR (occlusion) */
 };
 
 /* An instruction held by the LDST unit, its coalesced requests going to L1D one per cycle. */
@@ -98,5 +100,8 @@ static inline bool mw_ldst_waits(const struct mw_ldst *u)
 }
 /* The clock skipped `cycles` core cycles of an LDST unit that waits: each was a failed retry. */
 void mw_ldst_jump(struct mw_ldst *u, uint64_t cycles);
+/* sim.h's mw_ldst_heads for this unit. */
+struct mw_ldst_head;
+int mw_ldst_unit_heads(const struct mw_ldst *u, struct mw_ldst_head *out, int max);
 
 #endif

@@ -5,7 +5,13 @@
 
 #include "common.h"
 
-enum mw_req_kind { MW_REQ_READ = 0, MW_REQ_WRITE = 1 };
+enum mw_req_kind {
+    MW_REQ_READ = 0,
+    MW_REQ_WRITE = 1,
+    MW_REQ_MIB = 2, /* Li's dummy request (l2.merge_info = mib): merge information for a read, never queued */
+};
+/* Where the controller's merge information for a read stands (l2.merge_info = mib; engine/dram.h). */
+enum { MW_MIB_NONE = 0, MW_MIB_EARLY, MW_MIB_QUEUED, MW_MIB_DONE };
 
 enum mw_req_flags {
     MW_RQ_BYPASS_L1 = 1u << 0, /* does not allocate in L1D; reply goes straight to the waiting instruction */
@@ -41,6 +47,12 @@ struct mw_req {
     uint32_t merge;     /* L2 MSHR merge length at send time (>= 1) (Li's policy) */
     uint64_t age_sum;   /* sum of core-cycle ages of the merged requests (Li's MSHR-S+A) */
     uint32_t id;        /* sequence number, for deterministic tie-breaks and debugging */
+    /* the DRAM controller's merge information (l2.merge_info = mib; a dummy: merge / age_sum are what it carries,
+     * owner the L2 MSHR entry, inst the id of the read it is about) */
+    uint8_t mib_state;  /* MW_MIB_* */
+    uint32_t mib_merge; /* merge length last received */
+    uint64_t mib_age;   /* Age_MSHR at mib_t, DRAM cycles */
+    uint64_t mib_t;     /* DRAM cycle of the last update */
     void *owner;        /* the unit waiting for it (L2 MSHR entry, ...) */
     struct mw_req *next;/* intrusive link for queues and the free list */
 };

@@ -52,7 +52,8 @@ void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, u
     /* one fill from DRAM, then the slice's own cycle, then its miss queue's head enters the pipe to DRAM */
     if (p->from_dram[k].head_ready <= now_fs) mw_l2_fill(s, l2, mw_fifo_pop(&p->from_dram[k]), now);
     mw_l2_cycle(s, l2, now);
-    struct mw_req *m = mw_l2_pop_miss(l2);
+    /* Li's MUX (l2.merge_info = mib): a valid MIB entry goes first as a dummy request */
+    struct mw_req *m = l2->mib_nvalid ? mw_l2_pop_dummy(s, l2) : mw_l2_pop_miss(l2);
     if (m) {
         m->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * pl2;
         mw_fifo_push(&p->to_dram[k], m);
@@ -75,11 +76,29 @@ void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t n
         struct mw_req_fifo *f = &p->to_dram[j];
         if (f->head_ready > now_fs) continue;
         struct mw_req *r = f->head;
+        if (r->kind == MW_REQ_MIB) { /* Li's DEMUX: a dummy updates the controller's MIB and queues nothing */
+            while (r && r->kind == MW_REQ_MIB && f->head_ready <= now_fs) {
+                mw_fifo_pop(f);
+                struct mw_l2mshr *m = (struct mw_l2mshr *)r->owner;
+                struct mw_req *target = m->dram_req;
+                uint64_t age = (uint64_t)((double)r->age_sum * mw_dram_age_scale(d));
+                if (target && target->id == r->inst) mw_dram_mib_update(d, target, r->merge, age, now);
+                else { /* its read is back: counted as dropped */
+                    r->mib_state = MW_MIB_DONE;
+                    mw_dram_mib_update(d, r, r->merge, age, now);
+                }
+                mw_req_free(&s->pool, r);
+                r = f->head;
+            }
+            if (!r || f->head_ready > now_fs) continue;
+        }
         if (!mw_dram_can_accept(d, r->kind)) {
             refused = true;
             continue;
         }
         mw_fifo_pop(f);
+        if (r->kind == MW_REQ_READ && s->cfg.l2.merge_info == MW_MINFO_MIB && (r->flags & MW_RQ_L2_FILL))
+            r->age_sum += mw_core_now(s) - r->t_create; /* its own age on arrival (Li's DMIB entry) */
         mw_dram_push(d, r, now);
         refused = false;
         break;

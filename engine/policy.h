@@ -236,6 +236,7 @@ struct mw_dram_cand {
                         * thesis keeps 15 bits: a policy that wants that caps it) */
     int sm;            /* issuing SM of the first request, -1 for writebacks */
     uint64_t created;  /* core cycle the first request was created at its SM (the L2's writebacks: at the L2) */
+    uint64_t line;     /* global address of the line (the block address Li's DMIB is keyed by) */
 };
 struct mw_dram_sched_ctx {
     int channel, bank;

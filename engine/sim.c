@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "icnt.h"
 #include "l1d.h"
+#include "l1d_chunk.h"
 #include "l1i.h"
 #include "partition.h"
 #include "sm.h"
@@ -109,6 +110,7 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->l1_meta_bytes = meta;
     for (int i = 0; i < s->nsms; i++) {
         int rc = mw_l1d_init(s, &s->l1d[i], i, e);
+        if (!rc && c->l1d.organisation == MW_L1D_ORG_CHUNKED) rc = mw_l1d_chunk_attach(s, &s->l1d[i], e);
         if (!rc) rc = mw_l1i_init(s, &s->l1i[i], i, e);
         if (!rc) rc = mw_sm_init(s, &s->sms[i], i, &s->l1d[i], c->l1i.enabled ? &s->l1i[i] : NULL, e);
         if (rc) return rc;
@@ -499,6 +501,7 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                            sizeof s->req_net->st, 1, false);
     mw_stat_list_add_group(out, "icnt.reply", mw_icnt_stat_descs, mw_icnt_stat_count, &s->reply_net->st,
                            sizeof s->reply_net->st, 1, false);
+    for (int i = 0; i < s->nslices; i++) mw_l2_settle(&s->l2[i], s->clk[MW_CLK_L2].cycle);
     mw_stat_list_add_group(out, "l2", mw_l2_stat_descs, mw_l2_stat_count, &s->l2[0].st, sizeof s->l2[0], s->nslices,
                            per_instance);
     /* DRAM stats live inside opaque controllers: gather them into an array first */
@@ -530,6 +533,16 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                      "core cycles");
     mw_stat_list_add(out, "l1d.reservation_fails", GET("l1d.line_alloc_fail") + GET("l1d.mshr_fail") + GET("l1d.miss_queue_fail"),
                      "L1D reservation failures of all causes", "attempt");
+    /* Li 2015's measures (spec/001_li.md §6) */
+    double icl = GET("l2.mshr_icl_cycles"), mshr_cycles = icl + GET("l2.mshr_noicl_cycles") + GET("l2.mshr_idle_cycles");
+    mw_stat_list_add(out, "l2.icl_fraction", ratio(icl, mshr_cycles),
+                     "fraction of L2 MSHR cycles (all slices) with an entry of merge length > 1 (Li: Has ICL)", "");
+    mw_stat_list_add(out, "sm.stall_scoreboard", GET("sm.stall_scoreboard_mem") + GET("sm.stall_scoreboard_alu"),
+                     "data-dependency (scoreboard) stalls: scheduler cycles whose best warp waited on a register", "slot");
+    mw_stat_list_add(out, "dram.row_locality", ratio(GET("dram.reads") + GET("dram.writes"), GET("dram.activates")),
+                     "requests per row opened (Li Fig 6.8)", "req/ACT");
+    mw_stat_list_add(out, "dram.bw_util", ratio(GET("dram.data_bus_busy"), GET("dram.cycles") * s->nparts),
+                     "fraction of DRAM cycles the data buses carried data (all channels)", "");
 #undef GET
     free(ds);
     /* what the policies publish */

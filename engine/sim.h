@@ -90,6 +90,12 @@ uint8_t *mw_l1d_meta(const struct mw_sim *s, const struct mw_policy_inst *pi, in
 void mw_l1d_flush(struct mw_sim *s, int sm);
 /* Evict one line (cause MW_EVICT_POLICY) unless it waits for a fill; returns whether it did. */
 bool mw_l1d_invalidate(struct mw_sim *s, int sm, int set, int way);
+/* SM sm's L1D management granularity (32, 64 or 128 B; the line size until a policy sets it). Setting a larger
+ * one flushes that L1D first (DyCache's small-to-big switch); -1 for a granularity that is not 32, 64 or 128
+ * (or above the line size). The chunked organisation (l1d.organisation: chunked) hits, fetches and allocates by
+ * it; the line organisation only flushes (its fetch is the granularity policy's fetch()). */
+int mw_l1d_granularity(const struct mw_sim *s, int sm);
+int mw_l1d_set_granularity(struct mw_sim *s, int sm, int g);
 
 /* ---- L2, DRAM, registers, CTAs, schedulers ---- */
 int mw_sim_n_slices(const struct mw_sim *s);
@@ -105,6 +111,16 @@ bool mw_cta_active(const struct mw_sim *s, int sm, int cta);
 int mw_warp_scheduler(const struct mw_sim *s, int sm, int w); /* the scheduler that owns warp slot w */
 int mw_sched_warps(const struct mw_sim *s, int sm, int sched, uint16_t *out, int max); /* its live warps */
 uint32_t mw_warp_mask(const struct mw_sim *s, int sm, int w);   /* active mask of its head instruction (0: none) */
+/* The LDST unit's instructions with a request waiting, in slot order (the list an ldst_scheduler's pick() gets
+ * as warps[]): each one's warp, op, instruction id and the request that goes to L1D next (its line, sectors,
+ * set). Fills up to max entries and returns how many there are. */
+struct mw_ldst_head {
+    int warp, op;
+    uint64_t inst;
+    int index, n;                 /* the head request's position in the instruction's list */
+    struct mw_coal_req req;
+};
+int mw_ldst_heads(const struct mw_sim *s, int sm, struct mw_ldst_head *out, int max);
 
 /* ---- actions ---- */
 /* Ask for MW_EV_WINDOW events every `cycles` core cycles, delivered to this policy only (0 = off). */

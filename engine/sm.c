@@ -616,6 +616,7 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     if (!sm->sched_dirty[k] && now < sm->sched_sleep[k]) { /* nothing can have changed since the last scan */
         sm->next_ready = mw_min_u64(sm->next_ready, sm->sched_sleep[k]);
         count_stall(sm, sm->last_stall[k], 1);
+        sm->st.ldst_wait_warps += (uint64_t)sm->last_ldst_wait[k];
         return;
     }
     struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
@@ -626,6 +627,7 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     sm->next_ready = MW_NEVER;
     sm->sched_dirty[k] = false;
     wait_expire(sm, k, now);
+    int ldst_wait = 0;
     for (int iw = 0; iw < s->cfg.sm.issue_width; iw++) {
         int n = 0, best = R_IDLE;
         const uint16_t *list = sm->sched_warps[k];
@@ -641,6 +643,7 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
             struct mw_warp *wp = &sm->warps[w];
             int r = warp_status(s, sm, wp, now);
             if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
+            if (r == R_LDST && iw == 0) ldst_wait++;
             if (r == R_READY) ready[n++] = (uint16_t)w;
             else if (r == R_SB_MEM || r == R_SB_ALU || r == R_BARRIER) /* (an empty buffer refills too soon) */
                 wait_add(sm, w, r);
@@ -677,6 +680,8 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
         if (s->failed) return;
     }
     sm->last_stall[k] = reason;
+    sm->last_ldst_wait[k] = ldst_wait;
+    sm->st.ldst_wait_warps += (uint64_t)ldst_wait;
     count_stall(sm, reason, 1);
     sm->sched_sleep[k] = reason == R_ISSUED ? 0 : sm->next_ready;
     sm->next_ready = mw_min_u64(sm->next_ready, outer_next);
@@ -773,7 +778,7 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
     sm->busy = false;
     sm->next_ready = MW_NEVER;
     if (sm->resident_warps == 0 && mw_ldst_idle(&sm->ldst) && !sm->fetch_busy) {
-        for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE;
+        for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE, sm->last_ldst_wait[k] = 0;
         sm->st.issue_slots += (uint64_t)s->cfg.sm.n_schedulers;
         sm->st.stall_idle += (uint64_t)s->cfg.sm.n_schedulers;
         return;
@@ -805,6 +810,7 @@ static void sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
     sm->st.issue_slots += cycles * (uint64_t)ns;
     if (sm->resident_warps) sm->st.active_cycles += cycles;
     for (int k = 0; k < ns; k++) count_stall(sm, sm->resident_warps ? sm->last_stall[k] : R_IDLE, cycles);
+    for (int k = 0; k < ns && sm->resident_warps; k++) sm->st.ldst_wait_warps += cycles * (uint64_t)sm->last_ldst_wait[k];
     mw_ldst_jump(&sm->ldst, cycles);
 }
 
@@ -891,6 +897,11 @@ bool mw_warp_active(const struct mw_sim *s, int sm, int w)
 }
 bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].state == MW_W_BARRIER; }
 int mw_warp_cta(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].cta_slot; }
+int mw_ldst_heads(const struct mw_sim *s, int sm, struct mw_ldst_head *out, int max)
+{
+    if (!s->sms || sm < 0 || sm >= s->nsms) return 0;
+    return mw_ldst_unit_heads(&s->sms[sm].ldst, out, max);
+}
 const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w)
 {
     const struct mw_warp *wp = &s->sms[sm].warps[w];

@@ -73,6 +73,7 @@ struct mw_sm {
     int nsched;
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
     int last_stall[16];   /* per scheduler: reason of the last evaluated cycle, for clock jumps */
+    int last_ldst_wait[16]; /* per scheduler: warps held only by a busy LDST unit in its last scan */
     /* A scheduler that found no ready warp sleeps until the earliest known wake-up (register ready, pipe
      * free) unless something wakes it first (data back, barrier release, LDST slot freed, CTA launch). */
     uint64_t sched_sleep[16];

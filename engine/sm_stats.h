@@ -35,7 +35,17 @@
     X(load_latency_count, "load requests whose latency was measured", "req", SUM)                       \
     X(load_latency_max, "largest load request latency", "core cycles", MAX)                             \
     X(ctas_deactivated, "resident CTAs stopped by a policy (mw_cta_deactivate)", "CTA", SUM)            \
-    X(ctas_reactivated, "stopped CTAs restarted by a policy (mw_cta_reactivate)", "CTA", SUM)
+    X(ctas_reactivated, "stopped CTAs restarted by a policy (mw_cta_reactivate)", "CTA", SUM)            \
+    X(ld_div, "global/local loads of more than 2 coalesced requests (divergent, as OAWS)", "inst", SUM)   \
+    X(ld_coh, "global/local loads of 1 or 2 coalesced requests (coherent)", "inst", SUM)                 \
+    X(ld_div_fully_cached, "divergent loads that went through L1D without a miss", "inst", SUM)          \
+    X(ld_coh_fully_cached, "coherent loads that went through L1D without a miss", "inst", SUM)           \
+    X(ld_div_mshr_wait, "cycles divergent loads' requests waited in LDST for an MSHR (occlusion)", "core cycles", SUM) \
+    X(ld_coh_mshr_wait, "cycles coherent loads' requests waited in LDST for an MSHR (occlusion)", "core cycles", SUM) \
+    X(ld_div_latency, "issue-to-last-data cycles of divergent loads", "core cycles", SUM)                \
+    X(ld_coh_latency, "issue-to-last-data cycles of coherent loads", "core cycles", SUM)                 \
+    X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM) \
+    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif

@@ -388,6 +388,23 @@ static int c_l1d_invalidate(lua_State *L)
     lua_pushboolean(L, mw_l1d_invalidate(s, sm, set, way));
     return 1;
 }
+/* m.l1d_granularity(sm) and m.l1d_set_granularity(sm, g): the SM's L1D management granularity (32/64/128 B);
+ * a larger one flushes that L1D */
+static int c_l1d_granularity(lua_State *L)
+{
+    struct mbox *b = ctx_box(L);
+    lua_pushinteger(L, mw_l1d_granularity(b->sim, arg_sm(L, b, 1)));
+    return 1;
+}
+static int c_l1d_set_granularity(lua_State *L)
+{
+    struct mbox *b = ctx_box(L);
+    int sm = arg_sm(L, b, 1);
+    lua_Integer g = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, g == 32 || g == 64 || g == 128, 2, "a granularity is 32, 64 or 128");
+    luaL_argcheck(L, mw_l1d_set_granularity(b->sim, sm, (int)g) == 0, 2, "larger than the L1D line");
+    return 0;
+}
 /* m.recheck(sm [, at = now]): ask qualify again for the SM's warps at core cycle `at` */
 static int c_recheck(lua_State *L)
 {
@@ -491,6 +508,7 @@ static const luaL_Reg ctx_funcs[] = {
     {"popcount", c_popcount}, {"code_offset", c_code_offset}, {"cta_deactivate", c_cta_deactivate}, {"cta_reactivate", c_cta_reactivate},
     {"inject", c_inject}, {"l1d_invalidate", c_l1d_invalidate}, {"recheck", c_recheck},
     {"counter", c_counter}, {"count", c_count}, {"l1d_meta", c_l1d_meta},
+    {"l1d_granularity", c_l1d_granularity}, {"l1d_set_granularity", c_l1d_set_granularity},
     {NULL, NULL}};
 
 /* A parameter given as text, the same from YAML, {impl = "lua", k = v} and a table's `params`: true/false as a

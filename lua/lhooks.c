@@ -162,7 +162,8 @@ static lua_Integer col_value(const struct lpol *lp, int k, int i)
         case 6: return x->merge;
         case 7: return (lua_Integer)x->age;
         case 8: return x->sm;
-        default: return (lua_Integer)x->created;
+        case 9: return (lua_Integer)x->created;
+        default: return (lua_Integer)x->line;
         }
     }
     default: {

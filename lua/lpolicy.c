@@ -29,7 +29,7 @@ const struct lhook_name mw_lhooks[H_N] = {
     {-1, "export"},
 };
 const char *const mw_ldram_cols[DRAM_COLS] = {"arrival", "id", "row", "bank", "is_write", "row_hit", "merge", "age",
-                                              "sm", "created"};
+                                              "sm", "created", "line"};
 const char *const mw_lreq_cols[REQ_COLS] = {"line", "set", "size", "sectors", "lanes"};
 const char *const mw_lway_cols[WAY_COLS] = {"line", "last_access", "fill_time", "hits", "valid", "pc", "warp",
                                             "evictable"};

@@ -24,7 +24,7 @@ extern const struct lhook_name mw_lhooks[H_N];
 /* Fixed stack slots of the hook thread: the message handler, the context `m`, and the reused argument tables (a
  * list, and a column table whose columns are filled when read, see lhooks.c). */
 enum { S_MSGH = 1, S_CTX, S_LIST, S_COLS };
-#define DRAM_COLS 10
+#define DRAM_COLS 11
 #define WAY_COLS 8
 #define REQ_COLS 5
 extern const char *const mw_ldram_cols[DRAM_COLS];

@@ -246,8 +246,9 @@ static void test_preset_oaws(void **state)
     assert_int_equal(c->l1d.mshr_entries, 32);
     assert_int_equal(c->dram.queue_size, 32);
     assert_int_equal(mw_l1d_sets(c), 32);
+    assert_int_equal(c->l1d.index, MW_IDX_FERMI_HASH);
     static const char *const changed[] = {"gpu.n_sms", "l1d.size_bytes", "l1d.assoc", "l1d.alloc", "dram.queue_size",
-                                          NULL};
+                                          "l1d.index", NULL};
     expect_rest_default(c, changed);
     assert_string_equal(c->policy[MW_PT_WARP_SCHED].impl, "gto");
     free(c);
@@ -523,9 +524,9 @@ static void test_err_policies(void **state)
     expect_file_error("policies:\n  replacment: lru\n",
                       "unknown decision point 'replacment' in section 'policies'; did you mean 'replacement'?", 2, 3);
     expect_file_error("policies:\n  warp_scheduler: grto\n",
-                      "unknown warp_scheduler policy 'grto' (available: gto, lrr, two_level, lua)", 2, 19);
+                      "unknown warp_scheduler policy 'grto' (available: ccws, gto, lrr, oaws, oaws_dyn, swl, two_level, lua)", 2, 19);
     expect_file_error("policies:\n  dram_scheduler:\n    impl: fifo\n",
-                      "unknown dram_scheduler policy 'fifo' (available: fcfs, frfcfs, lua)", 3, 11);
+                      "unknown dram_scheduler policy 'fifo' (available: fcfs, frfcfs, mshr_m, mshr_s, mshr_sa, lua)", 3, 11);
     expect_file_error("policies:\n  warp_scheduler:\n    impl: two_level\n    active: 4\n",
                       "policy 'two_level' has no parameter 'active' (parameters: active_warps)", 4, 5);
     expect_file_error("policies:\n  warp_scheduler:\n    active_warp: 4\n    impl: two_level\n",
@@ -685,7 +686,7 @@ static void test_set_errors(void **state)
                      "granularity, dram_scheduler, cta_throttle, ldst_scheduler, replacement, l2_replacement, bundle)",
                      10);
     expect_set_error("policies.warp_scheduler=nope",
-                     "unknown warp_scheduler policy 'nope' (available: gto, lrr, two_level, lua)", 25);
+                     "unknown warp_scheduler policy 'nope' (available: ccws, gto, lrr, oaws, oaws_dyn, swl, two_level, lua)", 25);
     expect_set_error("policies.warp_scheduler.bogus=1", "policy 'gto' has no parameter 'bogus' (it takes none)", 25);
     expect_set_error("policies.cta_throttle.max_ctas=2", "policy 'none' has no parameter 'max_ctas' (it takes none)",
                      23);

@@ -34,6 +34,18 @@ static void test_parity(void **state)
     assert_non_null(strstr(out, "counters compared"));
 }
 
+/* Li 2015's MSHR-S in Lua (tests/lua/pol_mshr_s.lua) against policies/dram_mshr.c on the li.yaml machine with
+ * the merge information buffers on: every counter equal, on workloads where MSHR-S decides unlike FR-FCFS. */
+static void test_li_parity(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/li_parity.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  mshr_s  rodinia.cfd"));
+    assert_non_null(strstr(out, "li parity: "));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -463,7 +475,7 @@ int main(void)
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
         cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
         cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions), cmocka_unit_test(test_victim),
-        cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_bundle), cmocka_unit_test(test_xlib),
+        cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_li_parity), cmocka_unit_test(test_bundle), cmocka_unit_test(test_xlib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,7 +101,8 @@ static int by_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
     struct shim *sh = shim_of(pi);
     sh->calls[H_DECIDE]++;
     int r = sh->real.by->decide(pi, c);
-    if (r != MW_CACHE && r != MW_BYPASS) violated(pi, "decide returned %d, not MW_CACHE or MW_BYPASS", r);
+    if (r != MW_CACHE && r != MW_BYPASS && r != MW_BYPASS_PROBE)
+        violated(pi, "decide returned %d, not MW_CACHE, MW_BYPASS or MW_BYPASS_PROBE", r);
     return r;
 }
 static uint8_t gr_fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)

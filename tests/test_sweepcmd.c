@@ -102,8 +102,8 @@ static void test_spec_errors(void **state)
         {"bad_missing", "tests/sweep/bad_missing.yaml:1:1: missing 'policies'"},
         {"bad_workload", "tests/sweep/bad_workload.yaml:3:5: unknown workload 'micro.nosuch' (moonwarp list-workloads)"},
         {"bad_size", "tests/sweep/bad_size.yaml:2:33: workload micro.stream has no size 'huge' (tiny|small|default)"},
-        {"bad_policy", "tests/sweep/bad_policy.yaml:4:30: unknown warp_scheduler policy 'fastest' (available: gto, "
-                       "lrr, two_level, lua)"},
+        {"bad_policy", "tests/sweep/bad_policy.yaml:4:30: unknown warp_scheduler policy 'fastest' (available: ccws, "
+                       "gto, lrr, oaws, oaws_dyn, swl, two_level, lua)"},
         {"bad_point", "tests/sweep/bad_point.yaml:4:14: unknown decision point 'warp_sched' in section 'policies' "
                       "(points: warp_scheduler, l1d_bypass, granularity, dram_scheduler, cta_throttle, ldst_scheduler, "
                       "replacement, l2_replacement, bundle)"},

@@ -182,7 +182,20 @@ struct build {
     struct mw_kgen_program p;
     struct pb *params;
     int nparams, cap;
+    bool choo; /* size `choo`: the paper geometry with shortened loops and grid rows (CHOO_* below) */
 };
+
+/* Size `choo` (Choo 2016's reproduction): `paper`'s arrays, row pitch, thread strides and block shape, so that a
+ * warp's column-strided lines fall in the sets they fall in at the thesis's inputs (N = 4096 for the 1-D kernels:
+ * a warp load's 32 lines in one set; SYRK N = 1024 and SYR2K N = 2048: 4 KB and 8 KB pitches, one set), with the
+ * loops and the grid shortened, which is what makes the runs affordable: 1-D kernels (grid 16 x 1, as at `paper`)
+ * loop CHOO_ITERS_1D times instead of N; 2-D kernels loop CHOO_ITERS_2D times and launch at most CHOO_COLS x
+ * CHOO_ROWS CTAs (the first rows and columns of the output; 128 CTAs fill the 15 SMs once). A column-strided
+ * line holds 32 iterations of one thread's loads, so 32 iterations keep one line's worth of per-thread reuse. */
+#define CHOO_ITERS_1D 128
+#define CHOO_ITERS_2D 32
+#define CHOO_COLS 32
+#define CHOO_ROWS 4
 
 static void free_owned(void *p) { free(p); }
 
@@ -200,6 +213,7 @@ static struct mw_kgen_kernel *launch(struct build *b, const char *name, uint32_t
     struct mw_kgen_kernel *k = mw_kgen_append(&b->p);
     if (!k) return NULL;
     snprintf(k->k.name, sizeof k->k.name, "%s", name);
+    if (b->choo && gy > 1) gx = gx > CHOO_COLS ? CHOO_COLS : gx, gy = gy > CHOO_ROWS ? CHOO_ROWS : gy;
     k->k.grid[0] = gx, k->k.grid[1] = gy, k->k.grid[2] = 1;
     k->k.block[0] = bx, k->k.block[1] = by, k->k.block[2] = 1;
     k->k.nregs = nregs;
@@ -383,15 +397,21 @@ static int build_bench(struct build *b, enum bench which, int sz)
 
 static int open_pb(struct mw_workload *w, enum bench which, const char *name, const char *size, struct mw_err *e)
 {
-    int sz = mw_kgen_size(size, e);
+    bool choo = size && strcmp(size, "choo") == 0;
+    int sz = choo ? MW_SIZE_PAPER : mw_kgen_size(size, e);
     if (sz < 0) return sz;
     struct build b = {0};
+    b.choo = choo;
     b.cap = which == CONV3D ? (int)sizes[CONV3D][sz] : which == FDTD2D ? (int)fdtd_tmax[sz] : 3;
     b.params = calloc((size_t)b.cap, sizeof *b.params);
     if (!b.params || build_bench(&b, which, sz) != 0) {
         free(b.params);
         free(b.p.kernels);
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (int i = 0; choo && i < b.p.nkernels; i++) {
+        int64_t cap = b.p.kernels[i].k.grid[1] > 1 ? CHOO_ITERS_2D : CHOO_ITERS_1D;
+        if (b.p.kernels[i].iters > cap) b.p.kernels[i].iters = cap;
     }
     b.p.owned = b.params;
     b.p.free_owned = free_owned;
