@@ -133,7 +133,10 @@ static void settle(struct mw_ck_line *l)
 /* Evict a whole line (replacement): counts one eviction if it held valid data. */
 static void evict_line(struct mw_l1d *l1, struct mw_ck_line *l)
 {
-    if (l->used && l->valid) l1->st.evictions++;
+    if (l->used && l->valid) {
+        l1->st.evictions++;
+        if (!l->hits) l1->st.evict_reuse0++;
+    }
     for (int j = 0; j < MW_CK_SLOTS; j++) drop_slot(l1, l, j);
     l->pending = 0;
     settle(l);
@@ -257,6 +260,7 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
                 l->last_access = now;
                 if (hw < 0) hw = p.way[i];
             }
+        mw_ck_line(ck, q->set, hw)->hits++;
         l1->st.accesses++;
         l1->st.hits++;
         l1->st.gpgpusim_accesses++;
@@ -364,8 +368,15 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
     for (int n = 0; n < np; n++) {
         struct mw_ck_line *l = mw_ck_line(ck, q->set, pw[n]);
         if (pf[n]) {
+            if (l->used && l->valid) { /* the miss's contention class, as the line organisation counts it */
+                if (l->alloc_warp == (uint32_t)a->warp) l1->st.victim_iw++;
+                else if (mw_warp_cta(s, l1->sm, (int)l->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp))
+                    l1->st.victim_xw++;
+                else l1->st.victim_xb++;
+            }
             evict_line(l1, l);
             l->used = 1;
+            l->alloc_warp = (uint32_t)a->warp;
             l->common = common;
             l->fill_time = now;
             pf[n] = false;
@@ -403,12 +414,15 @@ static bool chunk_store(struct mw_sim *s, struct mw_l1d *l1, const struct mw_coa
     if (!p.valid && !p.pending) l1->st.gpgpusim_misses++;
     else if (p.pending) l1->st.gpgpusim_pending_hits++;
     if (!p.valid) return false;
+    bool reuse0 = false;
     for (int i = 0; i < MW_CK_SLOTS; i++)
         if (p.valid >> i & 1u) {
             struct mw_ck_line *l = mw_ck_line(ck, q->set, p.way[i]);
+            reuse0 |= !l->hits;
             drop_slot(l1, l, p.slot[i]);
             settle(l);
         }
+    if (reuse0) l1->st.evict_reuse0++; /* one store eviction, as the line organisation counts it */
     l1->st.store_invalidates++;
     l1->st.evictions++; /* as the line organisation's store eviction */
     return true;
@@ -439,7 +453,7 @@ static void chunk_flush(struct mw_sim *s, struct mw_l1d *l1)
     for (int i = 0; i < ck->sets * ck->assoc; i++) {
         struct mw_ck_line *l = &ck->lines[i];
         if (!l->used) continue;
-        if (l->valid) l1->st.evictions++;
+        if (l->valid) l1->st.evictions++, l1->st.evict_reuse0 += !l->hits;
         for (int j = 0; j < MW_CK_SLOTS; j++)
             if (!(l->pending >> j & 1u)) drop_slot(l1, l, j);
         settle(l);

@@ -24,6 +24,7 @@ struct mw_ck_line {
     uint64_t t[MW_CK_SLOTS];           /* each slot's last access (chunk LRU) */
     uint64_t last_access, fill_time;   /* line-level LRU */
     uint8_t valid, pending, used;      /* per slot; used: the line holds a common tag */
+    uint32_t hits, alloc_warp;         /* hits since the line was taken, and the warp that took it (Choo's stats) */
 };
 #define MW_CK_NONE UINT64_MAX
 
