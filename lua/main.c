@@ -49,9 +49,12 @@ static int print_err(const struct mw_err *e)
 
 static int list_policies(void)
 {
-    for (int pt = 0; pt < MW_PT_COUNT; pt++) {
-        printf("%s\n", mw_point_names[pt]);
-        for (const struct mw_policy *const *p = mw_policies((enum mw_point)pt); *p; p++) {
+    for (int k = 0; k <= MW_PT_COUNT; k++) { /* the decision points, then the bundles (policies.bundle) */
+        enum mw_point pt = k < MW_PT_COUNT ? (enum mw_point)k : MW_PT_BUNDLE;
+        const struct mw_policy *const *list = mw_policies(pt);
+        if (!list) continue;
+        printf("%s\n", mw_point_name(pt));
+        for (const struct mw_policy *const *p = list; *p; p++) {
             printf("  %-12s %s\n", (*p)->name, (*p)->desc);
             for (int i = 0; i < (*p)->nparams; i++) {
                 const struct mw_param_desc *d = &(*p)->params[i];
