@@ -734,6 +734,13 @@ static int check_depth(const unsigned char *buf, size_t len, const char *path, s
     return rc;
 }
 
+bool mw_config_slot_chosen(const struct mw_config *c, int k)
+{
+    const struct mw_policy_choice *ch = &c->policy[k];
+    const char *dflt = mw_policy_default_name(mw_slot_point(k));
+    return ch->nparams > 0 || !dflt || strcmp(ch->impl, dflt) != 0;
+}
+
 int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e)
 {
     *text = NULL;

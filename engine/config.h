@@ -277,6 +277,9 @@ void mw_config_defaults(struct mw_config *c);
 /* A YAML file's text, read under the limits every YAML input of moonwarp has (1 MiB, 32 levels of nesting; a
  * folder is named as such); *text is the caller's to free. 0, or an error with file:line:col. */
 int mw_yaml_read(const char *path, unsigned char **text, size_t *len, struct mw_err *e);
+/* Whether slot k's choice is the user's: anything but the slot's default policy bare (a preset naming the
+ * default, as every preset does, chooses nothing), so that a bundle may fill it. */
+bool mw_config_slot_chosen(const struct mw_config *c, int k);
 /* Load a YAML file over the defaults. Errors: "file:line:col: message", code MW_EINVAL. */
 int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e);
 /* Apply "section.key=value" (or "policies.<point>=impl", "policies.<point>.<param>=value"). */

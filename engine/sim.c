@@ -47,11 +47,7 @@ static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choic
     }
     if (pt == MW_SLOT_BUNDLE) {
         bool configured[MW_SLOT_COUNT];
-        for (int k = 0; k < MW_SLOT_COUNT; k++) { /* chosen by the user: anything but the slot's default, bare */
-            const struct mw_policy_choice *ch = &s->cfg.policy[k];
-            const char *dflt = mw_policy_default_name(mw_slot_point(k));
-            configured[k] = ch->nparams > 0 || !dflt || strcmp(ch->impl, dflt) != 0;
-        }
+        for (int k = 0; k < MW_SLOT_COUNT; k++) configured[k] = mw_config_slot_chosen(&s->cfg, k);
         return mw_sim_install_bundle(s, &pi, configured, e);
     }
     return mw_sim_install_slot(s, pt, &pi, e);

@@ -166,7 +166,7 @@ static void config_from_table(lua_State *L, struct mw_config *c, int t)
 static void configured_slots(lua_State *L, struct lsim *ls, int ud, bool *configured)
 {
     for (int k = 0; k < MW_SLOT_COUNT; k++) {
-        configured[k] = ls->cfg->policy[k].line > 0 || ls->cfg->policy[k].file[0];
+        configured[k] = mw_config_slot_chosen(ls->cfg, k);
         if (k < MW_PT_COUNT) {
             configured[k] |= lua_rawgeti(L, ud, k + 1) != LUA_TNIL;
             lua_pop(L, 1);

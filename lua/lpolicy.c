@@ -689,7 +689,7 @@ int mw_lua_policy_script(struct mw_sim *s, enum mw_point pt, const char *script,
 int mw_lua_install_config_policies(struct mw_sim *s, const struct mw_config *c, struct mw_err *e)
 {
     bool configured[MW_SLOT_COUNT]; /* as the engine decides it for built-in bundles */
-    for (int k = 0; k < MW_SLOT_COUNT; k++) configured[k] = c->policy[k].line > 0 || c->policy[k].file[0];
+    for (int k = 0; k < MW_SLOT_COUNT; k++) configured[k] = mw_config_slot_chosen(c, k);
     static const int order[] = {MW_SLOT_BUNDLE, 0, 1, 2, 3, 4, 5, 6}; /* the bundle first: it checks the others */
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
         int k = order[i];

@@ -442,6 +442,7 @@ static void test_bundle(void **state)
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "ok  a two-point Lua bundle: the scheduler read 245760 bypasses its bypass hook counted"));
     assert_non_null(strstr(out, "ok  bundle errors and reset"));
+    assert_non_null(strstr(out, "ok  bundle on a preset; refused over a changed slot"));
 }
 
 /* The experiment library's options for paper experiments: means, classes, windows, the cap, per-workload params. */

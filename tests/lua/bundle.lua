@@ -68,3 +68,16 @@ sim:run { cycles = 1000 }
 sim:reset()
 check(sim, 1, "after reset")
 print("ok  bundle errors and reset")
+
+-- a preset names every slot with its default: a bundle may still fill those slots, not one the user changed
+do
+  local o = { config = "experiments/configs/gtx480.yaml", workload = "micro.stream", size = "tiny", seed = 1 }
+  local s1 = mw.sim(o)
+  s1:policy("bundle", "locsel")
+  assert(s1:run() == true, "a bundle on a preset runs")
+  s1:close()
+  o.set = { "policies.l1d_bypass=all" }
+  local ok, err = pcall(function() mw.sim(o):policy("bundle", "locsel") end)
+  assert(not ok and tostring(err):find("policies.l1d_bypass is set to a policy other than its default", 1, true), err)
+  print("ok  bundle on a preset; refused over a changed slot")
+end
