@@ -33,4 +33,18 @@ static inline void mw_sched_last_issued(struct mw_policy_inst *pi, int sm, int s
     ((int *)pi->state)[mw_sched_index(pi, sm, sched)] = w;
 }
 
+/* GTO's choice among the n ready warps: `greedy` (the warp this scheduler issued last) while it is ready, else
+ * the oldest (launch order). Returns an index into ready. GTO, SWL, CCWS and OAWS all end their pick here. */
+static inline int mw_sched_gto_pick(struct mw_policy_inst *pi, int sm, int greedy, const uint16_t *ready, int n)
+{
+    int best = 0;
+    uint64_t best_age = UINT64_MAX;
+    for (int i = 0; i < n; i++) {
+        if (ready[i] == greedy) return i;
+        uint64_t a = mw_warp_age(pi->sim, sm, ready[i]);
+        if (a < best_age) best_age = a, best = i;
+    }
+    return best;
+}
+
 #endif

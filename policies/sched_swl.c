@@ -39,14 +39,7 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
     int greedy = ((int *)pi->state)[mw_sched_index(pi, sm, sched)];
-    int best = 0;
-    uint64_t best_age = UINT64_MAX;
-    for (int i = 0; i < n; i++) {
-        if (ready[i] == greedy) return i;
-        uint64_t a = mw_warp_age(pi->sim, sm, ready[i]);
-        if (a < best_age) best_age = a, best = i;
-    }
-    return best;
+    return mw_sched_gto_pick(pi, sm, greedy, ready, n);
 }
 
 static const struct mw_warp_sched_ops mw_pol_swl = {
