@@ -11,6 +11,7 @@
  * adapt = 0 keeps G at 128 and only measures (the access-pattern signals of the 128 B baseline).
  * Stats (policy.granularity.*): windows, the per-window signals summed in per mille (mean = sum / windows),
  * the windows with poor locality / fine access / both, switches to fine and to coarse. */
+#include "gran_align.h"
 #include "policy.h"
 #include "sim.h"
 
@@ -125,13 +126,7 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 /* The line organisation's fetch: the G-aligned sectors of the miss (the chunked organisation does not ask). */
 static uint8_t fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
 {
-    int g = mw_l1d_granularity(pi->sim, c->sm);
-    if (g >= 128) return 0xF;
-    uint8_t f = c->need;
-    if (g == 64)
-        for (int i = 0; i < 4; i += 2)
-            if (f & (3u << i)) f |= (uint8_t)(3u << i);
-    return f;
+    return mw_gran_aligned(c->need, mw_l1d_granularity(pi->sim, c->sm));
 }
 
 static const struct mw_granularity_ops mw_pol_gran_dycache = {

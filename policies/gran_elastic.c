@@ -2,6 +2,7 @@
  * granularity of 32 or 64 B, fixed before the run, on every SM. Its chunk tags live in otherwise unused shared
  * memory, so the L1D loses no data capacity: with l1d.organisation: chunked the tags cost nothing here either.
  * With the line organisation fetch() fetches the granule-aligned sectors of a miss (the `sector` policy). */
+#include "gran_align.h"
 #include "policy.h"
 #include "sim.h"
 
@@ -27,11 +28,7 @@ static void start(struct mw_policy_inst *pi)
 static uint8_t fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
 {
     const struct params *p = pi->params;
-    uint8_t f = c->need;
-    if (p->granule == 64)
-        for (int i = 0; i < 4; i += 2)
-            if (f & (3u << i)) f |= (uint8_t)(3u << i);
-    return f;
+    return mw_gran_aligned(c->need, (int)p->granule);
 }
 
 static const struct mw_granularity_ops mw_pol_gran_elastic = {

@@ -1,5 +1,6 @@
 /* Cache granularity: fixed sector fetch (Elastic-Cache-like static fine grain): fetch only the 32 B sectors a
  * request touches, or aligned 64 B blocks with granule = 64. */
+#include "gran_align.h"
 #include "policy.h"
 
 struct params {
@@ -12,11 +13,7 @@ static const struct mw_param_desc params[] = {
 static uint8_t fetch(struct mw_policy_inst *pi, const struct mw_gran_ctx *c)
 {
     const struct params *p = pi->params;
-    uint8_t f = c->need;
-    if (p->granule == 64)
-        for (int i = 0; i < 8; i += 2)
-            if (f & (3u << i)) f |= (uint8_t)(3u << i);
-    return f;
+    return mw_gran_aligned(c->need, (int)p->granule);
 }
 
 static int create(struct mw_policy_inst *pi, struct mw_err *e)

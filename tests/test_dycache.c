@@ -268,6 +268,30 @@ static void feed(struct mw_policy_inst *pi, int sm, int kind, int size, int n)
  *    -> G = 128 and the L1D is flushed;
  *  then 300 32 B + 300 64 B misses + 400 128 B hits: miss 60 %, fine 60 %, n32 = n64 -> the tie goes to 64;
  *  then 400 misses + 600 hits, all 32 B: miss 40 % < 50: good locality, G stays 64. SM 1 saw nothing: G = 128. */
+/* Elastic-Cache: every SM at the static granule from the start, and fetch() the granule-aligned sectors of what a
+ * miss needs. By hand at granule 64: sector 2 alone -> sectors 2-3 (0b1100); sectors 0 and 2 -> all four; sector
+ * 1 -> 0-1 (0b0011). At granule 32 the needed sectors are fetched as they are (0b0101 stays 0b0101). */
+static void test_elastic_decides(void **st)
+{
+    (void)st;
+    static const struct { const char *granule; uint8_t need, want; } cases[] = {
+        {"policies.granularity.granule=64", 0x4, 0xC}, {"policies.granularity.granule=64", 0x5, 0xF},
+        {"policies.granularity.granule=64", 0x2, 0x3}, {"policies.granularity.granule=32", 0x5, 0x5},
+        {"policies.granularity.granule=32", 0x8, 0x8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *sets[] = {"l1d.organisation=chunked", "policies.granularity=elastic", cases[i].granule};
+        struct mw_sim *s = us_machine(sets, 3);
+        int g = strstr(cases[i].granule, "64") ? 64 : 32;
+        for (int sm = 0; sm < mw_n_sms(s); sm++) assert_int_equal(mw_l1d_granularity(s, sm), g);
+        struct mw_policy_inst *pi = mw_sim_policy(s, MW_PT_GRANULARITY);
+        assert_string_equal(pi->pol->name, "elastic");
+        const struct mw_gran_ctx c = {.sm = 0, .line = 0x1000, .need = cases[i].need, .size = 32};
+        assert_int_equal(((const struct mw_granularity_ops *)pi->pol)->fetch(pi, &c), cases[i].want);
+        mw_sim_destroy(s);
+    }
+}
+
 static void test_selector_decisions(void **st)
 {
     (void)st;
@@ -460,7 +484,7 @@ int main(void)
         cmocka_unit_test(test_partial_hit),
         cmocka_unit_test(test_pending_and_absent_merge),
         cmocka_unit_test(test_non_contiguous_chunks_share_a_line),
-        cmocka_unit_test(test_selector_decisions),
+        cmocka_unit_test(test_elastic_decides), cmocka_unit_test(test_selector_decisions),
         cmocka_unit_test(test_selector_threshold),
         cmocka_unit_test(test_stream_stays_gather_goes_fine),
         cmocka_unit_test(test_chunked_at_128_is_line),
