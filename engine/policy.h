@@ -295,6 +295,14 @@ enum mw_victim_order {
     MW_VICTIM_LRU,      /* the evictable way with the oldest last_access (the lowest such way on a tie) */
     MW_VICTIM_FIFO,     /* the evictable way with the oldest fill_time (the lowest such way on a tie) */
 };
+/* MW_VICTIM_LRU over line views: what a victim() declaring that order returns (policies reuse it). */
+static inline int mw_victim_lru(const struct mw_line_view *ways, const uint8_t *evictable, int assoc)
+{
+    int best = -1;
+    for (int w = 0; w < assoc; w++)
+        if (evictable[w] && (best < 0 || ways[w].last_access < ways[best].last_access)) best = w;
+    return best;
+}
 struct mw_replacement_ops {
     struct mw_policy base;
     /* A policy whose victim() is one of the engine's orders may declare it: the engine then picks the same way

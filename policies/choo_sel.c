@@ -180,10 +180,7 @@ static int locsel_victim(struct mw_policy_inst *pi, int sm, int set, const struc
         st->want_line[sm] = UINT64_MAX;
         if (w >= 0 && w < assoc && evictable[w]) return w;
     }
-    int best = -1;
-    for (int w = 0; w < assoc; w++)
-        if (evictable[w] && (best < 0 || ways[w].last_access < ways[best].last_access)) best = w;
-    return best;
+    return mw_victim_lru(ways, evictable, assoc);
 }
 
 static void locsel_insert(struct mw_policy_inst *pi, int sm, int set, int way, const struct mw_line_view *line)

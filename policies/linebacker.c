@@ -592,10 +592,7 @@ static int r_victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_
                     const uint8_t *evictable, int assoc)
 {
     (void)pi, (void)sm, (void)set;
-    int best = -1;
-    for (int w = 0; w < assoc; w++)
-        if (evictable[w] && (best < 0 || ways[w].last_access < ways[best].last_access)) best = w;
-    return best;
+    return mw_victim_lru(ways, evictable, assoc);
 }
 static const struct mw_replacement_ops lb_repl = {
     .base = {.point = MW_PT_REPLACEMENT, .name = "linebacker_repl", .desc = "LRU; HPC per line; victims to the VTT",

@@ -5,10 +5,7 @@ static int victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_li
                   const uint8_t *evictable, int assoc)
 {
     (void)pi, (void)sm, (void)set;
-    int best = -1;
-    for (int w = 0; w < assoc; w++)
-        if (evictable[w] && (best < 0 || ways[w].last_access < ways[best].last_access)) best = w;
-    return best;
+    return mw_victim_lru(ways, evictable, assoc);
 }
 
 static const struct mw_replacement_ops mw_pol_repl_lru = {
