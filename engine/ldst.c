@@ -4,6 +4,7 @@
  * point (engine/policy.h). */
 #include "ldst.h"
 #include "sim.h"
+#include "sm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,16 @@ static void trk_done(struct mw_ldst *u, uint32_t id, uint64_t t, uint64_t t_crea
     u->trk_free = id;
 }
 
+/* The warp's age rank among the SM's resident warps (0 = oldest), in bins of 8 (sm.*_age* counters). */
+static int age_bin(const struct mw_sim *s, int sm, int w)
+{
+    const struct mw_sm *m = &s->sms[sm];
+    int r = 0;
+    for (int i = 0; i < m->nwarps; i++)
+        r += (m->warps[i].state == MW_W_ACTIVE || m->warps[i].state == MW_W_BARRIER) && m->warps[i].age < m->warps[w].age;
+    return r / 8 < MW_SM_AGE_BINS ? r / 8 : MW_SM_AGE_BINS - 1;
+}
+
 bool mw_ldst_can_accept(const struct mw_ldst *u, uint64_t now) { return u->free_at <= now && u->slots_used < u->nslots; }
 
 struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, const struct mw_inst *in)
@@ -148,6 +159,7 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     if (op == MW_OP_ST_GLOBAL || op == MW_OP_ST_LOCAL) u->st->global_stores++, res.store = true;
     else if (op == MW_OP_ATOMIC) u->st->atomics++;
     else u->st->global_loads++;
+    if (op == MW_OP_LD_GLOBAL || op == MW_OP_LD_LOCAL) (&u->st->ld_age0_7)[age_bin(s, u->sm, w)]++;
     bool is_load = op == MW_OP_LD_GLOBAL || op == MW_OP_LD_LOCAL || op == MW_OP_ATOMIC;
     if (is_load) {
         res.load = true;
@@ -262,13 +274,18 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
     struct mw_l1d_access a = {.warp = sl->warp, .op = sl->op, .pc = sl->pc, .inst_flags = sl->flags,
                               .reqs = sl->reqs, .index = i, .n = sl->nreq, .tracker = sl->tracker,
                               .verdict = &sl->verdict[i], .inst = sl->inst, .rflags = &sl->rflags[i]};
+    uint32_t mshr_before = (uint32_t)u->l1->mshr_used;
     int cause = mw_l1d_access(s, u->l1, &a);
     if (a.miss) sl->misses++;
+    if ((uint32_t)u->l1->mshr_used > mshr_before && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL))
+        (&u->st->mshr_age0_7)[age_bin(s, u->sm, sl->warp)]++;
     if (a.data_at != MW_NEVER) trk_done(u, sl->tracker, a.data_at, mw_core_now(s));
     if (cause == MW_STALL_NONE) {
         if (++sl->next == sl->nreq) slot_done(s, u, sl);
+        else u->st->ldst_coal++;
     } else {
         count_stall(u, cause, 1);
+        if (cause == MW_STALL_MISS_QUEUE && (sl->op == MW_OP_ST_GLOBAL || sl->op == MW_OP_ST_LOCAL)) u->st->ldst_icnt_store++;
         if (cause == MW_STALL_MSHR && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL))
             u->trk[sl->tracker].mshr_wait++;
         if ((cause == MW_STALL_LINE_ALLOC || cause == MW_STALL_MSHR) && !a.hooked && u->slots_used == 1 && !s->failed) {

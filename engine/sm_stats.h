@@ -4,6 +4,7 @@
 #define MW_SM_STATS_H
 
 #include "stats.h"
+#include "sm_age_stats.h"
 
 #define MW_SM_STATS(X)                                                                                    \
     X(warp_insts, "warp instructions issued", "inst", SUM)                                               \
@@ -45,7 +46,8 @@
     X(ld_div_latency, "issue-to-last-data cycles of divergent loads", "core cycles", SUM)                \
     X(ld_coh_latency, "issue-to-last-data cycles of coherent loads", "core cycles", SUM)                 \
     X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM) \
-    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM)
+    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM) \
+    MW_SM_AGE_STATS(X)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif
