@@ -4,7 +4,9 @@
  * hits its own VTA is lost intra-warp locality and raises its lost-locality score (LLS) by
  *   LLDS = (VTA hits / instructions issued) x K_THROTTLE x CumLLSCutoff,  CumLLSCutoff = active warps x base.
  * Scores decay by one point a cycle to the base score (100). Warps sorted by score (highest first) stack their
- * scores; those whose stack passes the cutoff may not issue loads. GTO orders the rest. */
+ * scores; those whose stack passes the cutoff may not issue loads. The ready warp with the largest score above the
+ * base is prioritized exclusively (OAWS Sec. 5: "the warp that has the largest locality loss is exclusively
+ * prioritized"; `prio_score`); GTO orders the rest. */
 #include "policy.h"
 #include "sched_state.h"
 #include "sim.h"
@@ -14,7 +16,7 @@
 struct params {
     int64_t vta_entries, vta_assoc;
     double k_throttle, base_score, decay;
-    bool throttle_all;
+    bool throttle_all, prio_score;
 };
 static const struct mw_param_desc params[] = {
     MW_PARAM(struct params, vta_entries, MW_PP_INT, "16", 1, 1024, NULL, "victim tags per warp"),
@@ -24,6 +26,9 @@ static const struct mw_param_desc params[] = {
     MW_PARAM(struct params, decay, MW_PP_DOUBLE, "1", 0, 1e6, NULL, "points a score loses per cycle toward the base"),
     MW_PARAM(struct params, throttle_all, MW_PP_BOOL, "false", 0, 0, NULL,
              "throttled warps issue nothing (false: only loads, as CCWS)"),
+    MW_PARAM(struct params, prio_score, MW_PP_BOOL, "true", 0, 0, NULL,
+             "the ready warp with the largest score above the base issues first (OAWS's reading of CCWS); false: GTO "
+             "order among the warps the cutoff allows"),
 };
 
 struct wst {
@@ -210,8 +215,23 @@ double mw_ccws_score(struct mw_policy_inst *pi, int sm, int w, uint64_t now)
 
 static int pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
 {
+    const struct params *p = pi->params;
     struct state *st = pi->state;
     int greedy = st->greedy[mw_sched_index(pi, sm, sched)];
+    uint64_t now = mw_now(pi->sim);
+    if (p->prio_score && now < st->sm[sm].hot_until) {
+        /* the largest score above the base wins; among equal scores, GTO's choice */
+        double top = p->base_score;
+        uint16_t tied[1024];
+        int idx[1024], nt = 0;
+        for (int i = 0; i < n; i++) {
+            double sc = score(p, &st->sm[sm].w[ready[i]], now);
+            if (sc > top + 1e-9) top = sc, nt = 0;
+            if (sc > p->base_score + 1e-9 && sc >= top - 1e-9) tied[nt] = ready[i], idx[nt++] = i;
+        }
+        if (nt == 1) return idx[0];
+        if (nt > 1) return idx[mw_sched_gto_pick(pi, sm, greedy, tied, nt)];
+    }
     return mw_sched_gto_pick(pi, sm, greedy, ready, n);
 }
 

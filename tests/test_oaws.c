@@ -250,6 +250,45 @@ static void test_ccws_scores(void **st)
     mw_policy_inst_fini(&pi);
 }
 
+/* CCWS's priority (OAWS Sec. 5: "the warp that has the largest locality loss is exclusively prioritized"), after
+ * one cycle of ATAX on one SM (8 live warps, no instruction issued yet: LLDS divides by 1). Warps 6, 3, 3 each
+ * lose a line and miss on it (SM VTA hits 1, 2, 3), LLDS = hits x 8 x (8 live x 100) = 6400 x hits:
+ *   warp 6: 100 + 6400 = 6500;   warp 3: 100 + 12800 + 19200 = 32100.
+ * Picks (GTO alone: the oldest ready warp, the first listed, index 0):
+ *   ready {1, 3, 5}: warp 3, the largest score -> index 1;   ready {1, 6, 5}: warp 6, above the base -> index 1;
+ *   ready {1, 5}: nobody above the base -> GTO, index 0;     prio_score = false: index 0 every time. */
+static void test_ccws_prio(void **st)
+{
+    (void)st;
+    for (int prio = 1; prio >= 0; prio--) {
+        static const char *const on[] = {"gpu.n_sms=1", "policies.warp_scheduler=ccws"};
+        static const char *const off[] = {"gpu.n_sms=1", "policies.warp_scheduler=ccws",
+                                          "policies.warp_scheduler.prio_score=false"};
+        struct mw_sim *s = oaws_sim("polybench.atax", "small", prio ? on : off, prio ? 2 : 3);
+        struct mw_err e;
+        assert_int_equal(mw_sim_run(s, 1, &e), 0); /* one cycle: the CTAs are resident, warps live */
+        struct mw_policy_inst *pi = mw_sim_policy(s, MW_PT_WARP_SCHED);
+        uint64_t now = mw_now(s);
+        const uint64_t L[3] = {0x70000080, 0x70001080, 0x70002080};
+        const int who[3] = {6, 3, 3};
+        for (int k = 0; k < 3; k++) {
+            struct mw_event ev = {.kind = MW_EV_L1D_EVICT, .sm = 0, .addr = L[k], .alloc_warp = who[k],
+                                  .cause = MW_EVICT_REPLACE, .cycle = now};
+            pi->pol->on_event(pi, &ev);
+            struct mw_event miss = {.kind = MW_EV_L1D_MISS, .sm = 0, .warp = who[k], .addr = L[k], .cycle = now};
+            pi->pol->on_event(pi, &miss);
+        }
+        double s3 = mw_ccws_score(pi, 0, 3, now), s6 = mw_ccws_score(pi, 0, 6, now);
+        assert_true(s3 == 32100 && s6 == 6500);
+        const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
+        static const uint16_t r1[] = {1, 3, 5}, r2[] = {1, 6, 5}, r3[] = {1, 5};
+        assert_int_equal(ops->pick(pi, 0, 1, r1, 3), prio ? 1 : 0);
+        assert_int_equal(ops->pick(pi, 0, 0, r2, 3), prio ? 1 : 0);
+        assert_int_equal(ops->pick(pi, 0, 1, r3, 2), 0);
+        mw_sim_destroy(s);
+    }
+}
+
 /* CCWS throttling in a run: ATAX's column walks lose their lines (VTA hits), the cutoff then holds loads back,
  * and the L1D hit rate rises over GTO's (the point of CCWS) while the instruction count is unchanged. */
 static void test_ccws_throttles(void **st)
@@ -374,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_smr0_is_gto),         cmocka_unit_test(test_eq1_two_loads_16_free),
         cmocka_unit_test(test_ocw_walk),            cmocka_unit_test(test_atax_assoc_sensitive),
         cmocka_unit_test(test_ccws_scores),         cmocka_unit_test(test_ccws_throttles),
+        cmocka_unit_test(test_ccws_prio),
         cmocka_unit_test(test_swl_limit),           cmocka_unit_test(test_mascar_saturation),
         cmocka_unit_test(test_lua_twin),            cmocka_unit_test(test_fig5),
     };
