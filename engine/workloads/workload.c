@@ -76,6 +76,9 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"lonestar.pta", "lonestar", "PTA Andersen points-to (copy rule): copyInv unions of difference sets + updatePtsInformation per iteration, 32-word elements, warp per variable", "tiny|small|default|paper", mw_wl_lonestar_pta},
     {"rodinia.nn", "rodinia", "NN: euclid, one thread per 8-byte (lat, lng) record, distance to the query point", "tiny|small|default|paper", mw_wl_rodinia_nn},
     {"rodinia.leukocyte", "rodinia", "LEUKOCYTE detection: GICOV_kernel (7 circles x 150 points per pixel) + dilate_kernel (25x25 disk max); IMGVF tracking not modelled", "tiny|small|default|paper", mw_wl_rodinia_leukocyte},
+
+    /* @group oaws */
+    {"shoc.spmv", "shoc", "SPMV (SHOC): spmv_csr_scalar_kernel (thread per row) then spmv_csr_vector_kernel (warp per row), random CSR matrix with 1% nonzeros", "tiny|small|default|paper", mw_wl_shoc_spmv},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

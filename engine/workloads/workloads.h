@@ -112,5 +112,9 @@ int mw_wl_lonestar_pta(struct mw_workload *w, const char *size, uint64_t seed, s
 int mw_wl_rodinia_nn(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 int mw_wl_rodinia_leukocyte(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* the li group's end */
+/* the oaws group */
+int mw_wl_shoc_spmv(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* SHOC initRandomMatrix: a dim x dim CSR matrix, dim^2 / 100 entries (rowDelimiters, cols); 0 or -1 */
+int mw_wl_shoc_spmv_matrix(uint32_t dim, uint64_t seed, uint32_t **row_out, uint32_t **col_out);
 
 #endif
