@@ -4,7 +4,6 @@
  * point (engine/policy.h). */
 #include "ldst.h"
 #include "sim.h"
-#include "sm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,10 +100,9 @@ static void trk_done(struct mw_ldst *u, uint32_t id, uint64_t t, uint64_t t_crea
 /* The warp's age rank among the SM's resident warps (0 = oldest), in bins of 8 (sm.*_age* counters). */
 static int age_bin(const struct mw_sim *s, int sm, int w)
 {
-    const struct mw_sm *m = &s->sms[sm];
-    int r = 0;
-    for (int i = 0; i < m->nwarps; i++)
-        r += (m->warps[i].state == MW_W_ACTIVE || m->warps[i].state == MW_W_BARRIER) && m->warps[i].age < m->warps[w].age;
+    uint64_t age = mw_warp_age(s, sm, w);
+    int r = 0, n = mw_max_warps(s);
+    for (int i = 0; i < n; i++) r += mw_warp_active(s, sm, i) && mw_warp_age(s, sm, i) < age;
     return r / 8 < MW_SM_AGE_BINS ? r / 8 : MW_SM_AGE_BINS - 1;
 }
 

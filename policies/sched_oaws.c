@@ -81,7 +81,7 @@ struct state {
     bool dyn;
     int nsm, nsched, nwarps, mshrs;
     struct smst *sm;
-    int c_held, c_ocw_up, c_ocw_down, c_fcl, c_pcl, c_assoc;
+    int c_held, c_ocw_up, c_ocw_down, c_fcl, c_pcl, c_assoc, c_ocw_sum, c_div_loc, c_div_thr;
 };
 
 static int create_common(struct mw_policy_inst *pi, struct mw_err *e, bool dyn)
@@ -123,6 +123,12 @@ static int create_common(struct mw_policy_inst *pi, struct mw_err *e, bool dyn)
     st->c_assoc = mw_policy_counter(pi, "assoc_sensitive", "partially cached loads with #acc > ratio x #sets");
     st->c_ocw_up = mw_policy_counter(pi, "ocw_up", "OCW increments");
     st->c_ocw_down = mw_policy_counter(pi, "ocw_down", "OCW decrements");
+    st->c_ocw_sum = mw_policy_counter(pi, "ocw_sum", "sum of the SM's OCW after each OCW event (mean OCW = this / "
+                                                     "(fully_cached + partially_cached))");
+    st->c_div_loc = mw_policy_counter(pi, "div_locality", "classified divergent loads issued with prediction 0 "
+                                                          "(dynamic: locality warps)");
+    st->c_div_thr = mw_policy_counter(pi, "div_gated", "classified divergent loads issued through Eq. 1 "
+                                                       "(dynamic: thrashing warps)");
     return 0;
 }
 static int create_static(struct mw_policy_inst *pi, struct mw_err *e) { return create_common(pi, e, false); }
@@ -245,6 +251,8 @@ static void issued(struct mw_policy_inst *pi, int sm, int sched, int w, const st
     bool gated;
     int m = miss_pred(pi, sm, sched, w, in, &gated);
     s->greedy[sched] = w;
+    if (is_load(in->op) && in->mask && dlc_find(pi->params, s, in->pc))
+        mw_policy_count(pi, gated && m > 0 ? st->c_div_thr : st->c_div_loc, 1);
     if (m == 0) return;
     if (s->nfl == s->capfl) {
         int nc = s->capfl * 2;
@@ -304,7 +312,7 @@ static void on_event(struct mw_policy_inst *pi, const struct mw_event *ev)
         }
     if (ev->value > (uint32_t)p->div_lines) {
         const struct dlc_entry *x = dlc_update(p, s, ev->pc, ev->value, (uint32_t)ev->set);
-        if (st->dyn) ocw_update(pi, s, x, ev->aux == 0);
+        if (st->dyn) ocw_update(pi, s, x, ev->aux == 0), mw_policy_count(pi, st->c_ocw_sum, (uint64_t)s->ocw);
     }
     if (pi->sim) mw_sched_recheck(pi->sim, ev->sm, mw_now(pi->sim));
 }

@@ -184,6 +184,9 @@ static void test_ocw_walk(void **st)
     expect_ocw(&pi, 3, 0);
     feed(&pi, 0x100, 32, 32, 0, 128);
     expect_ocw(&pi, 3, 128);
+    /* ocw_sum (OCW after each event): events 1..126 at 2, 127..255 at 3: 126 x 2 + 129 x 3 = 639 */
+    assert_int_equal(pi.counters.v[6].value, 639);
+    assert_string_equal(pi.counters.v[6].name, "ocw_sum");
     static const int walk[] = {64, 32, 16, 8, 4, 2, 1};
     for (int i = 0; i < 7; i++) {
         feed(&pi, 0x200, 32, 8, 5, 1);

@@ -25,7 +25,7 @@ do
   f:write(src)
   f:close()
 end
-local JOBS = 2
+local JOBS = tonumber(os.getenv("OAWS_JOBS") or "") or 2 -- OAWS_JOBS=1: one simulation at a time
 
 -- Table 2: label, built-in model. SPMV is SHOC's CSR SpMV (shoc.spmv: the scalar then the vector kernel, as SHOC
 -- runs them); Parboil's JDS model (parboil.spmv) stood in before it was built. PF is taken as Rodinia's

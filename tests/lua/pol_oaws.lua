@@ -55,7 +55,10 @@ end
 function P.start(m)
   -- the C policy's counters, in its order (only `held` moves in the static variant)
   m.state.held = m.counter("held")
-  for _, n in ipairs { "fully_cached", "partially_cached", "assoc_sensitive", "ocw_up", "ocw_down" } do m.counter(n) end
+  for _, n in ipairs { "fully_cached", "partially_cached", "assoc_sensitive", "ocw_up", "ocw_down", "ocw_sum" } do
+    m.counter(n)
+  end
+  m.state.div_loc, m.state.div_gated = m.counter("div_locality"), m.counter("div_gated")
 end
 
 function P.qualify(m, sm, sc, w, pc, op, mask)
@@ -80,8 +83,9 @@ end
 
 function P.issued(m, sm, sc, w, pc, op, mask, id)
   local s = sm_of(sm)
-  local p = pred(m, s, pc, op, mask)
+  local p, gated = pred(m, s, pc, op, mask)
   s.greedy[sc] = w
+  if gated then m.count(p > 0 and m.state.div_gated or m.state.div_loc) end
   if p > 0 then
     s.fl[id] = p
     s.inflight = s.inflight + p
