@@ -25,6 +25,7 @@ struct params {
     int reset;               /* 0 literal (0 after a rise, Cmax after a fall), 1 the middle (cnt_reset_mid) */
     bool locality_coherent_zero;
     int64_t sm_rank;         /* 1: rank over the SM's warps (spec [I]); 0: over the warp's scheduler */
+    bool greedy_first;       /* the schedulers' greedy warps rank before all others (spec [I]); false: age only */
 };
 #define COMMON_PARAMS                                                                                              \
     MW_PARAM(struct params, div_lines, MW_PP_INT, "2", 1, 32, NULL,                                                \
@@ -57,6 +58,8 @@ static const struct mw_param_desc params_dyn[] = {
              "locality warps' coherent loads predict 0 instead of 1 [I]"),
     MW_PARAM(struct params, sm_rank, MW_PP_INT, "1", 0, 1, NULL,
              "GTO rank over the SM's warps (1, spec [I]) or the warp's scheduler (0)"),
+    MW_PARAM(struct params, greedy_first, MW_PP_BOOL, "true", 0, 0, NULL,
+             "each scheduler's greedy warp ranks first, then age (spec [I]); false: rank by age alone (Fig. 4's age)"),
 };
 
 struct dlc_entry {
@@ -182,7 +185,7 @@ static int gto_rank(struct mw_policy_inst *pi, const struct smst *s, int sm, int
     uint16_t ws[1024];
     uint64_t age = mw_warp_age(pi->sim, sm, w);
     bool g = false;
-    for (int k = 0; k < st->nsched; k++) g |= s->greedy[k] == w;
+    for (int k = 0; k < st->nsched && p->greedy_first; k++) g |= s->greedy[k] == w;
     int rank = 0;
     for (int k = 0; k < st->nsched; k++) {
         if (!p->sm_rank && k != sched) continue;
@@ -191,7 +194,7 @@ static int gto_rank(struct mw_policy_inst *pi, const struct smst *s, int sm, int
             int x = ws[i];
             if (x == w) continue;
             bool gx = false;
-            for (int j = 0; j < st->nsched; j++) gx |= s->greedy[j] == x;
+            for (int j = 0; j < st->nsched && p->greedy_first; j++) gx |= s->greedy[j] == x;
             if (gx != g ? gx : mw_warp_age(pi->sim, sm, x) < age) rank++;
         }
     }
@@ -351,6 +354,14 @@ void mw_oaws_ocw(const struct mw_policy_inst *pi, int sm, int *ocw, int *cnt, in
     *ocw = st->sm[sm].ocw;
     *cnt = st->sm[sm].cnt;
     *miss_inflight = st->sm[sm].miss_inflight;
+}
+
+/* For tests: warp w's GTO rank on SM sm as Miss_pred reads it (scheduler sched). */
+int mw_oaws_rank(struct mw_policy_inst *pi, int sm, int sched, int w);
+int mw_oaws_rank(struct mw_policy_inst *pi, int sm, int sched, int w)
+{
+    struct state *st = pi->state;
+    return gto_rank(pi, &st->sm[sm], sm, sched, w);
 }
 
 MW_REGISTER_POLICIES(&mw_pol_oaws.base, &mw_pol_oaws_dyn.base);

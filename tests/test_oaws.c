@@ -13,6 +13,7 @@
 #define OAWS_CFG "experiments/configs/oaws.yaml"
 
 void mw_oaws_ocw(const struct mw_policy_inst *pi, int sm, int *ocw, int *cnt, int *miss_inflight);
+int mw_oaws_rank(struct mw_policy_inst *pi, int sm, int sched, int w);
 double mw_ccws_score(struct mw_policy_inst *pi, int sm, int w, uint64_t now);
 bool mw_mascar_saturated(const struct mw_sim *s, const struct mw_policy_inst *shared, int sm);
 
@@ -201,6 +202,33 @@ static void test_ocw_walk(void **st)
     feed(&pi, 0x100, 32, 32, 0, 48 * 256);
     expect_ocw(&pi, 48, 255);
     mw_policy_inst_fini(&pi);
+}
+
+/* The GTO rank Miss_pred adds for thrashing warps (spec §1.4 [I]). ATAX small on one SM after one cycle: the
+ * first CTA's 8 warps live, slots 0-7 in launch (age) order. Scheduler 0 last issued warp 6, scheduler 1 warp 5:
+ *   greedy_first (default): the greedy warps first, by age (5: rank 0, 6: rank 1), then the rest by age
+ *     (0 -> 2, 1 -> 3, 2 -> 4, 3 -> 5, 4 -> 6, 7 -> 7), so with OCW = 2 warps 5 and 6 predict 0;
+ *   greedy_first = false: age alone, rank = slot (5 -> 5, 6 -> 6, 0 -> 0): warps 0 and 1 are the locality warps. */
+static void test_oaws_rank(void **st)
+{
+    (void)st;
+    for (int gf = 1; gf >= 0; gf--) {
+        static const char *const on[] = {"gpu.n_sms=1", "policies.warp_scheduler=oaws_dyn"};
+        static const char *const off[] = {"gpu.n_sms=1", "policies.warp_scheduler=oaws_dyn",
+                                          "policies.warp_scheduler.greedy_first=false"};
+        struct mw_sim *s = oaws_sim("polybench.atax", "small", gf ? on : off, gf ? 2 : 3);
+        struct mw_err e;
+        assert_int_equal(mw_sim_run(s, 1, &e), 0);
+        struct mw_policy_inst *pi = mw_sim_policy(s, MW_PT_WARP_SCHED);
+        const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
+        struct mw_inst alu = {.op = MW_OP_ALU, .mask = 0xffffffffu};
+        ops->issued(pi, 0, 0, 6, &alu);
+        ops->issued(pi, 0, 1, 5, &alu);
+        static const int w[] = {5, 6, 0, 1, 3, 4, 7}, r_gf[] = {0, 1, 2, 3, 5, 6, 7}, r_age[] = {5, 6, 0, 1, 3, 4, 7};
+        for (int i = 0; i < 7; i++)
+            assert_int_equal(mw_oaws_rank(pi, 0, w[i] % 2, w[i]), gf ? r_gf[i] : r_age[i]);
+        mw_sim_destroy(s);
+    }
 }
 
 /* §7.4: the ATAX divergent load sends 32 requests into 8 of the 32 sets: 32 > 1.5 x 8, associativity-sensitive,
@@ -416,7 +444,7 @@ int main(void)
         cmocka_unit_test(test_smr0_is_gto),         cmocka_unit_test(test_eq1_two_loads_16_free),
         cmocka_unit_test(test_ocw_walk),            cmocka_unit_test(test_atax_assoc_sensitive),
         cmocka_unit_test(test_ccws_scores),         cmocka_unit_test(test_ccws_throttles),
-        cmocka_unit_test(test_ccws_prio),
+        cmocka_unit_test(test_ccws_prio),         cmocka_unit_test(test_oaws_rank),
         cmocka_unit_test(test_swl_limit),           cmocka_unit_test(test_mascar_saturation),
         cmocka_unit_test(test_lua_twin),            cmocka_unit_test(test_fig5),
     };
