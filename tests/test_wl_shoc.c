@@ -104,7 +104,8 @@ static void hash_cb(void *arg, const struct mw_kernel *k, const struct mw_inst *
 {
     (void)k;
     uint64_t *h = arg;
-    *h = (*h ^ in->pc ^ in->mask) * 1099511628211ull;
+    *h = (*h ^ in->pc ^ in->mask ^ (uint64_t)in->op << 40) * 1099511628211ull;
+    if (!mw_op_is_mem(in->op)) return; /* addresses are filled for memory instructions only */
     for (int l = 0; l < MW_WARP_SIZE; l++)
         if (in->mask >> l & 1u) *h = (*h ^ in->addr[l]) * 1099511628211ull;
 }
