@@ -6,6 +6,7 @@
 #ifndef MW_L2_H
 #define MW_L2_H
 
+#include "icnt.h"
 #include "mem_req.h"
 #include "simctx.h"
 #include "slotmap.h"
@@ -82,7 +83,12 @@ struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2);
 static inline uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
 {
     uint64_t now = s->now_fs;
-    if (l2->missq.head || l2->replies.head || l2->mib_nvalid) return now;
+    if (l2->missq.head || l2->mib_nvalid) return now;
+    /* a reply waiting for room in the reply network is the network's event (it zeroes the slice's wake) */
+    const struct mw_req *r = l2->replies.head;
+    if (r && mw_xbar_can_inject(s->reply_net, l2->id,
+                                (int)s->cfg.icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0)))
+        return now;
     uint64_t t = l2->pipe.head_ready;
     return t < now ? now : t;
 }

@@ -15,7 +15,7 @@ int mw_partition_init(struct mw_sim *s, struct mw_partition *p, int id, struct m
     p->slices = &s->l2[id * p->nsub];
     p->to_dram = calloc((size_t)p->nsub, sizeof *p->to_dram);
     p->from_dram = calloc((size_t)p->nsub, sizeof *p->from_dram);
-    p->slice_wake = calloc((size_t)p->nsub, sizeof *p->slice_wake);
+    p->slice_wake = &s->slice_wake[id * p->nsub];
     if (!p->to_dram || !p->from_dram || !p->slice_wake) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int k = 0; k < p->nsub; k++) {
         mw_fifo_init(&p->to_dram[k], 1 << 30);
@@ -34,7 +34,6 @@ void mw_partition_fini(struct mw_sim *s, struct mw_partition *p)
     }
     free(p->to_dram);
     free(p->from_dram);
-    free(p->slice_wake);
     mw_dram_destroy(p->dram);
 }
 

@@ -92,8 +92,9 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->req_net = calloc(1, sizeof *s->req_net);
     s->reply_net = calloc(1, sizeof *s->reply_net);
     s->sm_asleep = calloc((size_t)(s->nsms + 63) / 64, sizeof *s->sm_asleep);
+    s->slice_wake = calloc((size_t)s->nslices, sizeof *s->slice_wake);
     s->sm_wake_min = MW_NEVER;
-    if (!s->sms || !s->sm_asleep || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
+    if (!s->sms || !s->sm_asleep || !s->slice_wake || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     /* each policy's per-line bytes get their own offset in every L1D line's policy area */
     size_t meta = 0;
@@ -115,6 +116,8 @@ static int build(struct mw_sim *s, struct mw_err *e)
     if (mw_xbar_init(s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(s->reply_net, s->nslices, s->nsms, c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     s->req_net->arrival_due = &s->l2_due;
+    s->reply_net->src_wake = s->slice_wake; /* a slice whose reply waits for room sleeps until the network takes one */
+    s->reply_net->src_due = &s->l2_due;
     for (int i = 0; i < s->nslices; i++) {
         int rc = mw_l2_init(s, &s->l2[i], i, e);
         if (rc) return rc;
@@ -150,6 +153,7 @@ void mw_sim_destroy(struct mw_sim *s)
     free(s->l1d);
     free(s->l1i);
     free(s->sm_asleep);
+    free(s->slice_wake);
     free(s->code_names);
     free(s->l2);
     free(s->parts);
