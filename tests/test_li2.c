@@ -154,7 +154,7 @@ static void test_perfect_dram_part(void **st)
     mw_stat_list_fini(&l);
 }
 
-/* Under contention the parts still add up, request by request: 8 warps (8 lines, one 2 KB stretch over the
+/* Under contention the parts still add up, request by request: 8 warps (8 lines, one 1 KB stretch over the
  * 256 B-interleaved slices) and 48 warps (6 KB) load at once. With no L1D or L2 merging each load request is one
  * waiter, so the parts' sums equal sm.load_latency_sum, and each L2 miss's wait is its fill's four parts. The
  * 48-warp run queues: the parts besides the fixed pipes are not all zero. */
