@@ -97,7 +97,6 @@ static void trk_done(struct mw_ldst *u, uint32_t id, uint64_t t, uint64_t t_crea
     u->trk_free = id;
 }
 
-bool mw_ldst_can_accept(const struct mw_ldst *u, uint64_t now) { return u->free_at <= now && u->slots_used < u->nslots; }
 
 struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, const struct mw_inst *in)
 {

@@ -175,6 +175,11 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
 void mw_sim_interrupt(struct mw_sim *s) { s->interrupt = 1; }
 void mw_sim_stop_before_kernel(struct mw_sim *s, uint64_t k) { s->stop_launch = k; }
 bool mw_sim_stopped_before_kernel(const struct mw_sim *s) { return s->stopped_launch; }
+uint64_t mw_sim_warp_insts_issued(const struct mw_sim *s) { return s->inst_seq; }
+bool mw_sim_at_max_warp_insts(const struct mw_sim *s)
+{
+    return s->cfg.sim.max_warp_insts && !s->done && s->inst_seq >= (uint64_t)s->cfg.sim.max_warp_insts;
+}
 
 
 bool mw_sim_done(const struct mw_sim *s) { return s->done; }
@@ -373,7 +378,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     double t_last = wall_now();
     uint32_t iter = 0;
     while (!s->done) {
-        if (mw_now(s) >= stop || s->interrupt) return 0;
+        if (mw_now(s) >= stop || s->interrupt || mw_sim_at_max_warp_insts(s)) return 0;
         if (s->stop_launch && s->gst.kernels >= s->stop_launch) {
             s->stopped_launch = true;
             return 0;

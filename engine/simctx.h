@@ -44,7 +44,7 @@ struct mw_sim {
     struct mw_policy_inst pol[MW_SLOT_COUNT];
     uint32_t ev_mask;
     uint64_t next_window;        /* earliest of the policies' own windows (MW_NEVER: none) */
-    uint64_t inst_seq;           /* last instruction id given out */
+    uint64_t inst_seq;           /* last instruction id given out (= warp instructions issued so far) */
     /* code layout (dispatch.c): each distinct kernel name gets its own code address range */
     char (*code_names)[128];
     int ncode, capcode;
