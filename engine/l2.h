@@ -35,7 +35,12 @@
     X(resfail_line_reserved, "reservation fails: the line's MSHR entry cannot take the request (sectors in flight)", "L2 cycles", SUM) \
     X(resfail_miss_queue, "reservation fails: miss queue full", "L2 cycles", SUM)                         \
     X(resfail_mshr_full, "reservation fails: no free MSHR entry, or the entry has mshr_max_merge requests", "L2 cycles", SUM) \
-    X(mib_dummies, "merge-information dummy requests sent to DRAM (l2.merge_info = mib)", "req", SUM)
+    X(mib_dummies, "merge-information dummy requests sent to DRAM (l2.merge_info = mib)", "req", SUM)   \
+    X(fill_lat_n, "DRAM reads of L2 misses whose latency was split up (fill_lat_*)", "req", SUM)          \
+    X(fill_lat_missq, "sum over them of cycles from the miss to leaving the L2 miss queue", "core cycles", SUM) \
+    X(fill_lat_to_dram, "... from the miss queue to entering the DRAM controller (dram.latency pipe, refusals)", "core cycles", SUM) \
+    X(fill_lat_dram, "... in the DRAM controller (queue and service; 0 with dram.perfect)", "core cycles", SUM) \
+    X(fill_lat_from_dram, "... from the controller to the fill at the L2", "core cycles", SUM)
 MW_STATS_DECLARE(l2, MW_L2_STATS)
 
 struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a line */

@@ -97,6 +97,9 @@ void mw_policies_finish(struct mw_sim *s);
 void mw_windows_due(struct mw_sim *s, uint64_t now);
 
 static inline uint64_t mw_core_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
+/* The core cycle the current instant falls in, the same in every unit (mw_core_now is one more in a unit that
+ * ticks after the core in an instant): the latency breakdown's stamps (mem_req.h t_seg). */
+static inline uint64_t mw_core_stamp(const struct mw_sim *s) { return s->now_fs / s->clk[MW_CLK_CORE].period_fs; }
 
 /* The code address of a front end's PC in the running kernel (sim.h's mw_code_addr): traces give real code
  * offsets, built-in models and Lua generators one instruction per 16 B, scaled to sm.inst_bytes. */
