@@ -293,8 +293,10 @@ static void test_lifo_backup_pointer(void **st)
 {
     (void)st;
     struct mw_sim *s = lb_builtin("polybench.syrk", "tiny", (const char *const[]){PI_ONE_SM}, 1);
-    static const char *const k[] = {"window", "ipc_upper", "ipc_lower"}, *const v[] = {"8000", "-10", "-10"};
-    lb_sim(s, k, v, 3);
+    /* every backup runs to its end (cancel_backup off), so each restore reads a whole CTA back */
+    static const char *const k[] = {"window", "ipc_upper", "ipc_lower", "cancel_backup"},
+                             *const v[] = {"8000", "-10", "-10", "false"};
+    lb_sim(s, k, v, 4);
     struct lifo_ctx *c = calloc(1, sizeof *c);
     assert_non_null(c);
     install(s, MW_PT_L1D_BYPASS, &lifo_obs.base, c);
@@ -340,6 +342,59 @@ static void test_lifo_backup_pointer(void **st)
     free(c);
     mw_stat_list_fini(&l);
     mw_sim_destroy(s);
+}
+
+/* The same run with cancel_backup on (the default): the third throttle's CTA is re-activated (a CTA completed, the
+ * top of the stack goes first) before its 128-line backup completed, so the rest of its backup is dropped and
+ * nothing is read back for it: 3 throttles, 3 re-activations, 1 of them cancelled; restores = 2 whole CTAs
+ * (2 x 16 KB); backups = 2 whole CTAs + the lines of the third that had left (more than 0, fewer than 128). */
+static void test_cancelled_backup_reads_nothing_back(void **st)
+{
+    (void)st;
+    struct mw_sim *s = lb_builtin("polybench.syrk", "tiny", (const char *const[]){PI_ONE_SM}, 1);
+    static const char *const k[] = {"window", "ipc_upper", "ipc_lower"}, *const v[] = {"8000", "-10", "-10"};
+    lb_sim(s, k, v, 3);
+    struct mw_stat_list l;
+    run_stats(s, "syrk tiny, throttle every window, cancel", &l);
+    const uint64_t R = 128 * 128;
+    assert_int_equal(sr_stat(&l, "policy.bundle.throttles"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.reactivations"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.backups_cancelled"), 1);
+    assert_int_equal(sr_stat(&l, "policy.bundle.restore_bytes"), 2 * R);
+    uint64_t b = sr_stat(&l, "policy.bundle.backup_bytes");
+    assert_true(b > 2 * R && b < 3 * R);
+    assert_int_equal(b % 128, 0);
+    mw_stat_list_fini(&l);
+    mw_sim_destroy(s);
+}
+
+/* Register blocks (#reg = 96 warp registers a CTA, 8 slots). Slots 0-4 launched: blocks 0-4, LRN = 5 x 96 - 1 = 479,
+ * all 8 VPs (first RN 512) above it: 0xFF. Slot 4 throttled and backed up (block 4 freed), then slot 1 completes
+ * (block 1 freed); restoring slot 4 with relocation puts it in the lowest free block, 1: LRN = 4 x 96 - 1 = 383.
+ * Without relocation it goes back to block 4: LRN 479. Held blocks {0, 2, 3, 4, 5, 6} -> LRN 7 x 96 - 1 = 671:
+ * VP 0 (512-703) overlaps it, 0xFE. No block held: LRN -1; all held: the lowest free is 8 (none). */
+static void test_register_blocks(void **st)
+{
+    (void)st;
+    int blk[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(lb_lowest_free_block(blk, 8), c);
+        blk[c] = c;
+    }
+    assert_int_equal(lb_lrn_blocks(blk, 8, 96), 479);
+    assert_int_equal(lb_vps_above(lb_lrn_blocks(blk, 8, 96), 512, 48, 4, 8, 2048), 0xFF);
+    blk[4] = -1; /* backed up */
+    blk[1] = -1; /* completed */
+    assert_int_equal(lb_lrn_blocks(blk, 8, 96), 383);
+    blk[4] = lb_lowest_free_block(blk, 8);
+    assert_int_equal(blk[4], 1);
+    assert_int_equal(lb_lrn_blocks(blk, 8, 96), 383);
+    int held[8] = {0, -1, 2, 3, 4, 5, 6, -1};
+    assert_int_equal(lb_lrn_blocks(held, 8, 96), 671);
+    assert_int_equal(lb_vps_above(671, 512, 48, 4, 8, 2048), 0xFE);
+    int none[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, all[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+    assert_int_equal(lb_lrn_blocks(none, 8, 96), -1);
+    assert_int_equal(lb_lowest_free_block(all, 8), 8);
 }
 
 /* micro.stream reads every line once: (almost) no load hits the L1D or the VTT, so no load exceeds 20 % in windows 1 and 2
@@ -454,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_vtt_store_invalidation),
         cmocka_unit_test(test_store_invalidates_victim_line),
         cmocka_unit_test(test_lifo_backup_pointer),
+        cmocka_unit_test(test_cancelled_backup_reads_nothing_back),
+        cmocka_unit_test(test_register_blocks),
         cmocka_unit_test(test_disabled_without_locality),
         cmocka_unit_test(test_pcal_token_assignment),
         cmocka_unit_test(test_pcal_tokens_in_a_run),

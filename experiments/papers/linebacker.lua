@@ -54,7 +54,7 @@ for _, p in ipairs {
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 local res = X.run {
   workloads = workloads, policies = policies, config = "experiments/configs/linebacker.yaml",
-  size = size, seed = 1, metric = "gpu.ipc", baseline = "Baseline", store = out .. "/results.db", jobs = 2,
+  size = size, seed = 1, metric = "gpu.ipc", baseline = "Baseline", store = out .. "/results.db", jobs = tonumber(os.getenv("MW_JOBS") or "") or 1,
 }
 
 -- Best-SWL: per app, the row of the fastest static limit (the baseline included)
