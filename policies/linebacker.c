@@ -238,6 +238,15 @@ static int lb_lrn_blocks(const int *blk, int n, int cta_wregs)
     return top < 0 ? -1 : (top + 1) * cta_wregs - 1;
 }
 
+/* CacheExt (§2.4, the paper's ideal baseline): the L1D enlarged by the statically unused registers (SUR: the
+ * register file minus the most registers the app ever holds on one SM), in whole sets of assoc lines so that the
+ * associativity and line size stay. Bytes throughout. */
+static int64_t lb_cacheext_l1d_bytes(int64_t l1d, int64_t rf, int64_t peak, int64_t assoc, int64_t line)
+{
+    int64_t sur = rf > peak ? rf - peak : 0, set = assoc * line;
+    return l1d + sur / set * set;
+}
+
 /* ---- per-SM state ----------------------------------------------------------------------------------------------- */
 enum { LB_MODE_MON = 0, LB_MODE_ON, LB_MODE_OFF };
 struct lb_cta {
@@ -274,7 +283,8 @@ struct lb_state {
     int nsms, nvp, wregs, max_ctas, hit_latency;
     struct lb_sm *sm;
     int c_reg_hits, c_inserts, c_store_inv, c_throttles, c_reacts, c_backup, c_restore, c_sel, c_hpcs, c_monwin,
-        c_disabled, c_vp_windows, c_windows, c_drops, c_cancels;
+        c_disabled, c_vp_windows, c_windows, c_drops, c_cancels, c_peak, c_cacheext;
+    int64_t peak_regs;
 };
 
 static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
@@ -298,6 +308,9 @@ static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
     st->c_vp_windows = mw_policy_counter(pi, "vp_windows", "enabled VPs summed over window ends and SMs");
     st->c_windows = mw_policy_counter(pi, "windows", "window ends summed over SMs");
     st->c_cancels = mw_policy_counter(pi, "backups_cancelled", "CTAs re-activated before their backup completed");
+    st->c_peak = mw_policy_counter(pi, "peak_reg_bytes", "most register bytes allocated on one SM at once");
+    st->c_cacheext = mw_policy_counter(pi, "cacheext_l1d_bytes",
+                                       "CacheExt's L1D: this L1D + the SUR (RF - peak_reg_bytes) in whole sets");
     return 0;
 }
 static void lb_destroy(struct mw_policy_inst *pi)
@@ -549,6 +562,19 @@ static void lm_count(struct lb_sm *m, uint64_t pc, bool hit)
     else e->miss++;
 }
 
+/* The SUR measure: registers allocated on an SM after a CTA launch, the most so far, and CacheExt's L1D from it. */
+static void note_peak(struct mw_policy_inst *pi, int sm)
+{
+    struct lb_state *st = pi->state;
+    const struct mw_config *c = mw_sim_config(pi->sim);
+    int64_t used = (int64_t)mw_sm_registers(pi->sim) - mw_sm_free_regs(pi->sim, sm);
+    if (used <= st->peak_regs) return;
+    st->peak_regs = used;
+    pi->counters.v[st->c_peak].value = (uint64_t)used * 4u;
+    pi->counters.v[st->c_cacheext].value = (uint64_t)lb_cacheext_l1d_bytes(
+        c->l1d.size_bytes, (int64_t)mw_sm_registers(pi->sim) * 4, used * 4, c->l1d.assoc, c->l1d.line_bytes);
+}
+
 static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct lb_state *st = pi->state;
@@ -588,6 +614,7 @@ static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
             m->cta_wregs = (mw_cta_regs_of(s, ev->sm, ev->cta) + 31) / 32;
             sm_take_block(p, m, st->max_ctas, ev->cta);
         }
+        note_peak(pi, ev->sm);
         sm_update_vps(st, p, s, ev->sm);
         break;
     case MW_EV_CTA_DONE:

@@ -364,8 +364,26 @@ static void test_cancelled_backup_reads_nothing_back(void **st)
     uint64_t b = sr_stat(&l, "policy.bundle.backup_bytes");
     assert_true(b > 2 * R && b < 3 * R);
     assert_int_equal(b % 128, 0);
+    /* CacheExt's L1D from the same run: the 4 CTAs of 128 warp registers (16 KB each) are resident together, so
+     * the peak is 64 KB, SUR = 256 - 64 = 192 KB, and the L1D 48 + 192 = 240 KB = 245,760 B */
+    assert_int_equal(sr_stat(&l, "policy.bundle.peak_reg_bytes"), 4 * R);
+    assert_int_equal(sr_stat(&l, "policy.bundle.cacheext_l1d_bytes"), 245760);
     mw_stat_list_fini(&l);
     mw_sim_destroy(s);
+}
+
+/* CacheExt's L1D = L1D + SUR in whole sets of assoc x line bytes. The 48 KB, 8-way, 128 B L1D (a set = 1 KB) with a
+ * 256 KB RF: peak 168 KB -> SUR 88 KB -> 136 KB = 139,264 B; peak 168.5 KB (172,544 B) -> SUR 87.5 KB, rounded down
+ * to 87 KB -> 135 KB = 138,240 B; peak = the RF -> 48 KB; a peak above the RF cannot make it smaller. 4-way, 64 B
+ * lines (a set = 256 B), 16 KB L1D, SUR 1,000 B -> 3 sets (768 B) -> 17,152 B. */
+static void test_cacheext_l1d_size(void **st)
+{
+    (void)st;
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 172032, 8, 128), 139264);
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 172544, 8, 128), 138240);
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 262144, 8, 128), 49152);
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 300000, 8, 128), 49152);
+    assert_int_equal(lb_cacheext_l1d_bytes(16384, 262144, 261144, 4, 64), 17152);
 }
 
 /* Register blocks (#reg = 96 warp registers a CTA, 8 slots). Slots 0-4 launched: blocks 0-4, LRN = 5 x 96 - 1 = 479,
@@ -511,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_lifo_backup_pointer),
         cmocka_unit_test(test_cancelled_backup_reads_nothing_back),
         cmocka_unit_test(test_register_blocks),
+        cmocka_unit_test(test_cacheext_l1d_size),
         cmocka_unit_test(test_disabled_without_locality),
         cmocka_unit_test(test_pcal_token_assignment),
         cmocka_unit_test(test_pcal_tokens_in_a_run),
