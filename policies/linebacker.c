@@ -257,7 +257,7 @@ struct lb_cta {
 };
 struct lb_op {
     int cta;
-    bool restore;
+    bool restore, cancelled;
     uint64_t addr;
     int lines, issued, done;
 };
@@ -407,7 +407,7 @@ static void op_complete(struct mw_policy_inst *pi, int sm, const struct lb_op *o
         m->cta[o->cta].throttled = false;
         mw_cta_reactivate(pi->sim, sm, o->cta);
         mw_policy_count(pi, st->c_reacts, 1);
-    } else if (m->cta[o->cta].throttled) {
+    } else if (!o->cancelled && m->cta[o->cta].throttled) {
         m->cta[o->cta].backed = true; /* C = 1: the VPs in its registers may be enabled */
         m->blk[o->cta] = -1;
         sm_update_vps(st, p, pi->sim, sm);
@@ -498,7 +498,7 @@ static bool sm_restore_top(struct mw_policy_inst *pi, int sm)
          * flight drain; the rest of the backup is dropped and the CTA runs again at once. */
         for (int i = 0; i < m->op_n; i++) {
             struct lb_op *o = &m->ops[(m->op_head + i) % LB_OPS];
-            if (o->cta == c && !o->restore && o->lines > o->issued) o->lines = o->issued;
+            if (o->cta == c && !o->restore && !o->cancelled) o->lines = o->issued, o->cancelled = true;
         }
         m->cta[c].throttled = false;
         mw_cta_reactivate(pi->sim, sm, c);
