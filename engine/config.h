@@ -33,6 +33,7 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
 #define MW_CONFIG_FIELDS(F)                                                                                   \
     F(sim, seed, INT, 1, 0, 4294967295.0, "", "seed for every random choice (workload inputs, Lua math.random)") \
     F(sim, max_cycles, INT, 0, 0, 1e15, "core cycles", "stop after this many core cycles (0 = run to completion)") \
+    F(sim, max_warp_insts, INT, 0, 0, 1e15, "warp instructions", "stop at the end of the core cycle in which this many warp instructions have issued (0 = no limit): the same work for every scheme compared") \
     F(sim, fast_forward, BOOL, 1, 0, 1, "", "jump the clocks over cycles in which every unit only waits (results are identical)") \
     F(sim, watchdog_cycles, INT, 1000000, 0, 1e15, "core cycles", "stop a run in which no warp instruction issues and no memory request moves for this many core cycles (0 = never)") \
     F(sim, lua_memory_mib, INT, 64, 1, 65536, "MiB", "ceiling of a Lua policy script's memory (a script may set a lower memory = N)") \
@@ -199,7 +200,7 @@ struct mw_policy_choice {
 
 struct mw_config {
     struct {
-        int64_t seed, max_cycles;
+        int64_t seed, max_cycles, max_warp_insts;
         bool fast_forward;
         int64_t watchdog_cycles, lua_memory_mib;
     } sim;

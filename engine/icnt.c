@@ -61,6 +61,7 @@ void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int b
     mw_fifo_push(&x->inq[src], r);
     x->waiting[src >> 6] |= 1ull << (src & 63);
     x->queued++;
+    x->grant_due = 0;
 }
 
 /* Offer source src's head packet to its destination port. */
@@ -79,15 +80,16 @@ static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
     r->t_ready = (now + (uint64_t)fl - 1 + (uint64_t)x->latency) * x->period_fs; /* last flit's arrival */
     mw_fifo_push(&x->arrive[dst], r);
     x->arrived[dst >> 6] |= 1ull << (dst & 63);
+    if (x->arrival_due && r->t_ready < *x->arrival_due) *x->arrival_due = r->t_ready;
     x->inflight++;
     x->st.packets++;
     x->st.flits += (uint64_t)fl;
     return true;
 }
 
-void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
+bool mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
 {
-    if (!x->queued) return;
+    if (!x->queued || now < x->grant_due) return false;
     bool granted = false;
     /* sources with a packet, in priority order rr, rr+1, ..., nsrc-1, 0, ..., rr-1 */
     for (int pass = 0; pass < 2; pass++) {
@@ -101,7 +103,21 @@ void mw_xbar_cycle(struct mw_xbar *x, uint64_t now)
         }
     }
     /* the priority rotates after a grant (not every cycle, so fast-forwarded cycles change nothing) */
-    if (granted) x->rr = (x->rr + 1) % x->nsrc;
+    if (granted) {
+        x->rr = (x->rr + 1) % x->nsrc;
+        return true;
+    }
+    /* nothing granted: nothing can be before a busy source or port frees, or (credits) before a pop */
+    uint64_t due = MW_NEVER;
+    for (int w = 0; w < (x->nsrc + 63) >> 6; w++)
+        for (uint64_t m = x->waiting[w]; m; m &= m - 1) {
+            int src = (w << 6) + __builtin_ctzll(m);
+            const struct mw_req *r = x->inq[src].head;
+            if (x->credits[r->port] >= r->flits)
+                due = mw_min_u64(due, mw_max_u64(x->src_busy[src], x->dst_busy[r->port]));
+        }
+    x->grant_due = due;
+    return true;
 }
 
 struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
@@ -110,6 +126,7 @@ struct mw_req *mw_xbar_pop(struct mw_xbar *x, int dst)
     if (r) {
         x->credits[dst] += r->flits;
         x->inflight--;
+        x->grant_due = 0;
         if (!x->arrive[dst].head) x->arrived[dst >> 6] &= ~(1ull << (dst & 63));
     }
     return r;

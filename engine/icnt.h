@@ -30,6 +30,8 @@ struct mw_xbar {
     uint64_t *waiting;           /* bit per source: its inq is not empty */
     uint64_t *arrived;           /* bit per destination: its arrivals are not empty (delivered without polling all) */
     int inflight;
+    uint64_t grant_due;          /* icnt cycle before which no waiting packet can be granted (0: look each cycle) */
+    uint64_t *arrival_due;       /* optional (the consumer's): lowered to each granted packet's arrival time (fs) */
     struct mw_icnt_stats st;
 };
 
@@ -44,7 +46,9 @@ static inline bool mw_xbar_can_inject(const struct mw_xbar *x, int src, int byte
     return x->qflits[src] + fl <= x->inject_flits;
 }
 void mw_xbar_inject(struct mw_xbar *x, int src, struct mw_req *r, int dst, int bytes);
-void mw_xbar_cycle(struct mw_xbar *x, uint64_t now);
+/* One crossbar cycle: grants, in rotating priority. Returns whether it had to look at the sources (false: no
+ * packet waits, or none can be granted before grant_due, which only an injection or a pop brings forward). */
+bool mw_xbar_cycle(struct mw_xbar *x, uint64_t now);
 /* The packet at the head of dst's arrivals if it has arrived by now_fs, else NULL. */
 static inline struct mw_req *mw_xbar_peek(struct mw_xbar *x, int dst, uint64_t now_fs)
 {

@@ -38,8 +38,9 @@ void mw_partition_fini(struct mw_sim *s, struct mw_partition *p)
     mw_dram_destroy(p->dram);
 }
 
-void mw_partition_wake(struct mw_partition *p)
+void mw_partition_wake(struct mw_sim *s, struct mw_partition *p)
 {
+    s->l2_due = s->dram_due = 0;
     for (int k = 0; k < p->nsub; k++) p->slice_wake[k] = 0;
     p->dram_wake = 0;
 }
@@ -57,6 +58,7 @@ void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, u
     if (m) {
         m->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * pl2;
         mw_fifo_push(&p->to_dram[k], m);
+        s->dram_due = mw_min_u64(s->dram_due, p->to_dram[k].head_ready);
     }
     if (s->cfg.sim.fast_forward) p->slice_wake[k] = mw_partition_slice_next_event(s, p, k);
 }
@@ -118,6 +120,7 @@ void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t n
             r->t_ready = now_fs; /* GPGPU-Sim's dram_L2 queue: no fixed delay on the way back */
             mw_fifo_push(&p->from_dram[k], r);
             p->slice_wake[k] = mw_min_u64(p->slice_wake[k], r->t_ready);
+            s->l2_due = mw_min_u64(s->l2_due, r->t_ready);
         } else {
             mw_req_free(&s->pool, r);
         }

@@ -33,6 +33,16 @@ static inline void mw_partition_l2_cycle(struct mw_sim *s, struct mw_partition *
         if (!nap || s->now_fs >= p->slice_wake[k] || mw_xbar_peek(s->req_net, p->slices[k].id, s->now_fs))
             mw_partition_slice_cycle(s, p, k, now);
 }
+/* Earliest time (fs) any of the partition's slices is due: its own wake or a request arriving for it. */
+static inline uint64_t mw_partition_l2_due(const struct mw_sim *s, const struct mw_partition *p)
+{
+    uint64_t t = MW_NEVER;
+    for (int k = 0; k < p->nsub; k++) {
+        t = mw_min_u64(t, p->slice_wake[k]);
+        t = mw_min_u64(t, s->req_net->arrive[p->slices[k].id].head_ready);
+    }
+    return t;
+}
 /* One DRAM cycle of its channel, unless it sleeps and no request is ready to enter. */
 void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t now);
 static inline void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
@@ -43,6 +53,14 @@ static inline void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition
         if (!offer) return;
     }
     mw_partition_dram_tick(s, p, now);
+}
+/* Earliest time (fs) the partition's channel is due: its own wake or a request ready to enter it. */
+static inline uint64_t mw_partition_dram_due(const struct mw_sim *s, const struct mw_partition *p)
+{
+    uint64_t pd = s->clk[MW_CLK_DRAM].period_fs;
+    uint64_t t = p->dram_wake >= MW_NEVER / pd ? MW_NEVER : p->dram_wake * pd;
+    for (int k = 0; k < p->nsub; k++) t = mw_min_u64(t, p->to_dram[k].head_ready);
+    return t;
 }
 /* Earliest time (fs) slice k / anything in the partition has to do on its own. */
 static inline uint64_t mw_partition_slice_next_event(const struct mw_sim *s, const struct mw_partition *p, int k)
@@ -62,6 +80,6 @@ static inline uint64_t mw_partition_next_event(const struct mw_sim *s, const str
     return t;
 }
 /* Every unit takes its next cycle (the caller may have changed state between runs). */
-void mw_partition_wake(struct mw_partition *p);
+void mw_partition_wake(struct mw_sim *s, struct mw_partition *p);
 
 #endif

@@ -114,6 +114,7 @@ static int build(struct mw_sim *s, struct mw_err *e)
     uint64_t pi = s->clk[MW_CLK_ICNT].period_fs;
     if (mw_xbar_init(s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(s->reply_net, s->nslices, s->nsms, c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    s->req_net->arrival_due = &s->l2_due;
     for (int i = 0; i < s->nslices; i++) {
         int rc = mw_l2_init(s, &s->l2[i], i, e);
         if (rc) return rc;
@@ -174,6 +175,11 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
 void mw_sim_interrupt(struct mw_sim *s) { s->interrupt = 1; }
 void mw_sim_stop_before_kernel(struct mw_sim *s, uint64_t k) { s->stop_launch = k; }
 bool mw_sim_stopped_before_kernel(const struct mw_sim *s) { return s->stopped_launch; }
+uint64_t mw_sim_warp_insts_issued(const struct mw_sim *s) { return s->inst_seq; }
+bool mw_sim_at_max_warp_insts(const struct mw_sim *s)
+{
+    return s->cfg.sim.max_warp_insts && !s->done && s->inst_seq >= (uint64_t)s->cfg.sim.max_warp_insts;
+}
 
 
 bool mw_sim_done(const struct mw_sim *s) { return s->done; }
@@ -365,14 +371,14 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     s->stopped_launch = false;
     /* the caller may have changed state between runs: every unit takes its next cycle */
     for (int i = 0; i < s->nsms; i++) mw_sm_wake(s, &s->sms[i]);
-    for (int i = 0; i < s->nparts; i++) mw_partition_wake(&s->parts[i]);
+    for (int i = 0; i < s->nparts; i++) mw_partition_wake(s, &s->parts[i]);
     uint64_t start = mw_now(s);
     uint64_t stop = cycles ? start + cycles : MW_NEVER;
     if (s->cfg.sim.max_cycles) stop = mw_min_u64(stop, (uint64_t)s->cfg.sim.max_cycles);
     double t_last = wall_now();
     uint32_t iter = 0;
     while (!s->done) {
-        if (mw_now(s) >= stop || s->interrupt) return 0;
+        if (mw_now(s) >= stop || s->interrupt || mw_sim_at_max_warp_insts(s)) return 0;
         if (s->stop_launch && s->gst.kernels >= s->stop_launch) {
             s->stopped_launch = true;
             return 0;
@@ -397,20 +403,32 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
         }
         if (s->clk[MW_CLK_ICNT].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_ICNT].cycle;
-            s->visits_icnt += (s->req_net->queued > 0) + (s->reply_net->queued > 0);
-            mw_xbar_cycle(s->req_net, now);
-            mw_xbar_cycle(s->reply_net, now);
+            s->visits_icnt += mw_xbar_cycle(s->req_net, now);
+            s->visits_icnt += mw_xbar_cycle(s->reply_net, now);
             s->clk[MW_CLK_ICNT].cycle++;
             s->clk[MW_CLK_ICNT].next_fs += s->clk[MW_CLK_ICNT].period_fs;
         }
         if (s->clk[MW_CLK_L2].next_fs == T) {
             uint64_t now = s->clk[MW_CLK_L2].cycle;
-            for (int i = 0; i < s->nparts; i++) mw_partition_l2_cycle(s, &s->parts[i], now);
+            /* the slices are visited only from the earliest time one is due (kept as a lower bound: lowered by
+             * arrivals and DRAM data, recomputed after the visits) */
+            if (!s->cfg.sim.fast_forward || T >= s->l2_due) {
+                for (int i = 0; i < s->nparts; i++) mw_partition_l2_cycle(s, &s->parts[i], now);
+                uint64_t d = MW_NEVER;
+                for (int i = 0; i < s->nparts; i++) d = mw_min_u64(d, mw_partition_l2_due(s, &s->parts[i]));
+                s->l2_due = d;
+            }
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;
         }
         if (s->clk[MW_CLK_DRAM].next_fs == T) {
-            for (int i = 0; i < s->nparts; i++) mw_partition_dram_cycle(s, &s->parts[i], s->clk[MW_CLK_DRAM].cycle);
+            if (!s->cfg.sim.fast_forward || T >= s->dram_due) { /* (as the slices above) */
+                for (int i = 0; i < s->nparts; i++)
+                    mw_partition_dram_cycle(s, &s->parts[i], s->clk[MW_CLK_DRAM].cycle);
+                uint64_t d = MW_NEVER;
+                for (int i = 0; i < s->nparts; i++) d = mw_min_u64(d, mw_partition_dram_due(s, &s->parts[i]));
+                s->dram_due = d;
+            }
             s->clk[MW_CLK_DRAM].cycle++;
             s->clk[MW_CLK_DRAM].next_fs += s->clk[MW_CLK_DRAM].period_fs;
         }

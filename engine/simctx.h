@@ -44,7 +44,7 @@ struct mw_sim {
     struct mw_policy_inst pol[MW_SLOT_COUNT];
     uint32_t ev_mask;
     uint64_t next_window;        /* earliest of the policies' own windows (MW_NEVER: none) */
-    uint64_t inst_seq;           /* last instruction id given out */
+    uint64_t inst_seq;           /* last instruction id given out (= warp instructions issued so far) */
     /* code layout (dispatch.c): each distinct kernel name gets its own code address range */
     char (*code_names)[128];
     int ncode, capcode;
@@ -69,9 +69,10 @@ struct mw_sim {
      * cycle, a crossbar cycle with packets to move; what an activity-driven engine spends its time on */
     uint64_t visits_sm, visits_l2, visits_dram, visits_icnt;
     int jump_skip, jump_backoff; /* quiet core cycles before the next clock-jump attempt (engine/sim.c) */
-    int sm_turn;
+    int sm_turn;                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
     uint64_t *sm_asleep;         /* bit per SM: asleep until its sleep_until (engine/sm.c), not visited before */
-    uint64_t sm_wake_min;        /* no asleep SM is due before this core cycle (a lower bound) */                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
+    uint64_t l2_due, dram_due;   /* fs: no L2 slice / DRAM channel needs a visit before (lower bounds, partition.h) */
+    uint64_t sm_wake_min;        /* no asleep SM is due before this core cycle (a lower bound) */
     /* the progress watchdog (sim.watchdog_cycles): the signature of progress (warp instructions, packets, CTAs)
      * last seen changing at core cycle wd_since; checked at wd_check. refused_*: the last policy answer that held (refused_pt = point + 1; 0: none)
      * work back (a CTA limit below the resident count + 1, no victim), named when the watchdog stops a run. */

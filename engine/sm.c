@@ -315,7 +315,7 @@ static void fetch(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
     int cap = (int)s->cfg.sm.ibuffer_size;
     while (!w->stream_done && w->ib_n < cap) {
         if (pull(s, sm, w) <= 0) break;
-        if (w->ib_n == 0) w->qv = 0; /* a new head instruction */
+        if (w->ib_n == 0) w->qv = w->hv = 0; /* a new head instruction */
         w->ib_n++;
     }
 }
@@ -475,14 +475,17 @@ static int warp_status(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *wp, u
         return wp->wake == MW_NEVER ? R_SB_MEM : R_SB_ALU;
     }
     const struct mw_inst *in = &wp->ib[wp->ib_head];
-    uint64_t t = 0;
-    for (int i = 0; i < in->nsrc; i++) t = mw_max_u64(t, wp->reg_ready[in->src[i]]);
-    for (int i = 0; i < in->ndst; i++) t = mw_max_u64(t, wp->reg_ready[in->dst[i]]);
-    if (in->op == MW_OP_MEMBAR && wp->pending_stores) t = MW_NEVER;
-    if (t > now) {
-        wp->wake = t;
-        if (t != MW_NEVER) sm->next_ready = mw_min_u64(sm->next_ready, t);
-        return t == MW_NEVER ? R_SB_MEM : R_SB_ALU;
+    if (!wp->hv) {
+        uint64_t t = 0;
+        for (int i = 0; i < in->nsrc; i++) t = mw_max_u64(t, wp->reg_ready[in->src[i]]);
+        for (int i = 0; i < in->ndst; i++) t = mw_max_u64(t, wp->reg_ready[in->dst[i]]);
+        if (in->op == MW_OP_MEMBAR && wp->pending_stores) t = MW_NEVER;
+        if (t > now) {
+            wp->wake = t;
+            if (t != MW_NEVER) sm->next_ready = mw_min_u64(sm->next_ready, t);
+            return t == MW_NEVER ? R_SB_MEM : R_SB_ALU;
+        }
+        wp->hv = 1;
     }
     if (mw_op_is_mem(in->op)) {
         if (!mw_ldst_can_accept(&sm->ldst, now)) {
@@ -509,7 +512,7 @@ static void issue(struct mw_sim *s, struct mw_sm *sm, int sched, int w, uint64_t
     struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
     const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
     in->id = ++s->inst_seq;
-    wp->qv = 0; /* a new head instruction follows */
+    wp->qv = wp->hv = 0; /* a new head instruction follows */
     sm->issue_epoch++;
     /* kept verdicts: with MW_QDEP_ISSUE an issue may change them; with any deps a held warp's stall class (LDST
      * or pipe busy vs policy) may, so the other schedulers look again (their verdicts stay kept) */
@@ -695,7 +698,7 @@ static void decode(struct mw_sim *s, struct mw_sm *sm, int wi)
     struct mw_warp *w = &sm->warps[wi];
     if (w->ib_look) {
         w->ib_look = 0;
-        if (w->ib_n == 0) w->qv = 0;
+        if (w->ib_n == 0) w->qv = w->hv = 0;
         w->ib_n++;
     }
     fetch(s, sm, w);

@@ -28,6 +28,8 @@ struct mw_warp {
     /* the scheduling policy's remembered qualify verdict for the head instruction (0 none, 1 yes, 2 no) and
      * what it was given under (engine/sm.c qualified()) */
     uint8_t qv;
+    uint8_t hv;           /* the head's registers were found ready (they stay so until the head changes: one writer
+                           * per register in flight, as issue checks destinations too) */
     uint64_t q_mshr, q_issue, q_recheck, q_until;
     /* the cold part, in the SM's arrays (so that a scan over warps touches only the fields above): a ready cycle
      * per register, and the instruction ring of ib_cap slots (index & ib_mask) */

@@ -128,7 +128,8 @@ for _, wl in ipairs(wls) do
     row.ratio = row.base_cpu / row.cpu
     local same, n = true, 0
     for k, v in pairs(stats.baseline) do
-      if stats.this[k] ~= nil and not k:find("_s$") and not k:find("_per_s$") then
+      -- (sim.*: the engine's own effort, unit visits, which a speed change is meant to change)
+      if stats.this[k] ~= nil and not k:find("_s$") and not k:find("_per_s$") and not k:find("^sim%.") then
         n = n + 1
         if stats.this[k] ~= v then same = false end
       end

@@ -330,6 +330,13 @@ int mw_lua_opts_config(lua_State *L, int opts, struct mw_config *cfg, const char
         cfg->sim.max_cycles = mc;
     }
     lua_pop(L, 1);
+    if (lua_getfield(L, opts, "max_warp_insts") != LUA_TNIL) {
+        int ok;
+        lua_Integer mi = lua_tointegerx(L, -1, &ok);
+        if (!ok || mi < 0) return luaL_error(L, "%s: max_warp_insts must be an integer >= 0", what);
+        cfg->sim.max_warp_insts = mi;
+    }
+    lua_pop(L, 1);
     if (mw_config_validate(cfg, &e)) return raise_err(L, what, &e);
     return 0;
 }
@@ -350,14 +357,15 @@ static int l_sim(lua_State *L)
     mw_config_defaults(ls->cfg);
     struct mw_err e;
     mw_err_clear(&e);
-    static const char *const known[] = {"config", "set", "workload", "size", "trace", "seed", "max_cycles", NULL};
+    static const char *const known[] = {"config", "set", "workload", "size", "trace", "seed", "max_cycles",
+                                        "max_warp_insts", NULL};
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
         int i = 0;
         while (known[i] && strcmp(known[i], k)) i++;
         if (!known[i])
-            return luaL_error(L, "mw.sim: unknown option '%s' (config, set, workload, size, trace, seed, max_cycles)", k);
+            return luaL_error(L, "mw.sim: unknown option '%s' (config, set, workload, size, trace, seed, max_cycles, max_warp_insts)", k);
         lua_pop(L, 1);
     }
     mw_lua_opts_config(L, 1, ls->cfg, "mw.sim");
@@ -440,7 +448,8 @@ static int do_run(lua_State *L, struct lsim *ls, uint64_t cycles, const char *wh
 }
 
 /* sim:run() / sim:run{cycles = N, until_kernel = K}: true when the workload completed; false, why ("cycles",
- * "interrupted", "max_cycles", "kernel": at the end of the cycle that launched kernel K) when it paused. */
+ * "interrupted", "max_cycles", "max_warp_insts", "kernel": at the end of the cycle that launched kernel K) when it
+ * paused. */
 static int m_run(lua_State *L)
 {
     struct lsim *ls = check_idle(L, 1);
@@ -472,6 +481,7 @@ static int m_run(lua_State *L)
     if (mw_lua_take_interrupted()) lua_pushliteral(L, "interrupted");
     else if (mw_sim_stopped_before_kernel(ls->s)) lua_pushliteral(L, "kernel");
     else if (cycles && mw_now(ls->s) - start >= cycles) lua_pushliteral(L, "cycles");
+    else if (mw_sim_at_max_warp_insts(ls->s)) lua_pushliteral(L, "max_warp_insts");
     else lua_pushliteral(L, "max_cycles");
     return 2;
 }

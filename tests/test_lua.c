@@ -461,6 +461,7 @@ static void test_xlib(void **state)
     assert_non_null(strstr(out, "ok  warmup 2000 + window 3000: "));
     assert_non_null(strstr(out, "ok  kernel = 2 of rodinia.bfs: "));
     assert_non_null(strstr(out, "ok  max_cycles = 1000: capped in the row, the table (*) and the CSV"));
+    assert_non_null(strstr(out, "ok  max_warp_insts = 5000: stops after cycle"));
     assert_non_null(strstr(out, "ok  per-workload params: "));
     assert_non_null(strstr(out, "ok  run keys: "));
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

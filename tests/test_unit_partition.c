@@ -89,7 +89,7 @@ static void run_read(const char *const *sets, int nsets, struct timeline *tl)
     struct mw_l2 *l2 = &s->l2[11];
     uint64_t pl2 = s->clk[MW_CLK_L2].period_fs, pd = s->clk[MW_CLK_DRAM].period_fs;
     uint64_t pipe = (uint64_t)s->cfg.dram.latency * pl2; /* 100 L2 cycles */
-    mw_partition_wake(p);
+    mw_partition_wake(s, p);
     struct mw_req *r = us_req(s, 0, A, 0xf, MW_REQ_READ);
     r->size = 128;
     assert_int_equal(r->slice, 11);

@@ -102,6 +102,30 @@ f:close()
 assert(head == "workload,config,policy,gpu.ipc,normalized,gpu.cycles,complete,capped,cpu_s,wall_s", head)
 assert(l1:match("^micro%.stream,,GTO,[%d.]+,1%.0,1000,0,1,%d+%.%d%d%d,%d+%.%d%d%d$"), l1)
 print("ok  max_cycles = 1000: capped in the row, the table (*) and the CSV; cpu_s and wall_s set")
+
+-- the instruction cap: a run stops at the end of the core cycle in which its max_warp_insts-th warp instruction
+-- issued (GTX480: 15 SMs x 2 schedulers issue at most 30 in a cycle), so one cycle fewer has fewer than that many;
+-- in a sweep such a run is complete (the same work for every policy), not capped
+local cap = 5000
+local s = mw.sim { workload = "micro.compute", size = "small", seed = 1, max_warp_insts = cap }
+local done, why = s:run()
+assert(not done and why == "max_warp_insts", tostring(why))
+local st = s:stats()
+s:close()
+local cyc, wi = st["gpu.cycles"], st["gpu.warp_insts"]
+assert(wi >= cap and wi < cap + 30, wi)
+s = mw.sim { workload = "micro.compute", size = "small", seed = 1, max_cycles = cyc - 1 }
+s:run()
+assert(s:stats()["gpu.warp_insts"] < cap)
+s:close()
+r = X.run { workloads = { { name = "micro.compute", max_warp_insts = cap } }, size = "small", seed = 1, jobs = 1,
+            quiet = true, policies = { { name = "GTO", warp_scheduler = "gto" }, { name = "LRR", warp_scheduler = "lrr" } } }
+for _, row in ipairs(r.rows) do
+  assert(row.complete and not row.capped and row.status == "complete", row.policy)
+  assert(row.stats["gpu.warp_insts"] >= cap and row.stats["gpu.warp_insts"] < cap + 30, row.policy)
+end
+assert(r.rows[1].cycles == cyc)
+print(string.format("ok  max_warp_insts = %d: stops after cycle %d with %d issued; complete in a sweep", cap, cyc, wi))
 -- an extra stat a row lacks leaves its own column empty; the next one stays in place
 r.rows[1].stats["gpu.cycles"] = 1000
 csv = X.write_csv(r, out .. "/xlib.csv", { "no.such_stat", "gpu.cycles" })

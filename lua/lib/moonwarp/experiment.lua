@@ -167,7 +167,7 @@ local function run_cell(c)
     end
   elseif m.warmup or m.window then
     if (m.warmup or 0) > 0 then done, why = sim:run { cycles = m.warmup } end
-    if why ~= "max_cycles" then -- a workload that ended in the warm-up leaves an empty window
+    if why ~= "max_cycles" and why ~= "max_warp_insts" then -- (ended in the warm-up: an empty window)
       before = sim:stats()
       if not done then done, why = sim:run { cycles = m.window or 0 } end
     end
@@ -177,8 +177,9 @@ local function run_cell(c)
   st = sim:stats()
   if before then st = X.window_stats(before, st) end
   sim:close()
-  -- complete: the workload ended, or the window (warm-up + window, the kernel) was measured in full
-  local complete = done or why == "cycles" or why == "kernel"
+  -- complete: the workload ended, or the window (warm-up + window, the kernel, the max_warp_insts instructions)
+  -- was measured in full
+  local complete = done or why == "cycles" or why == "kernel" or why == "max_warp_insts"
   return st, complete, clock() - t0, os.clock() - c0
 end
 X.run_cell = run_cell -- a Slurm task runs one cell with it (moonwarp.slurm)
@@ -253,7 +254,8 @@ local function cells(spec, workloads, policies, configs)
     for _, w in ipairs(workloads) do
       for _, p in ipairs(policies) do
         local opts = { workload = w.name, trace = w.trace, size = w.size or spec.size, seed = spec.seed,
-                       max_cycles = w.max_cycles or spec.max_cycles }
+                       max_cycles = w.max_cycles or spec.max_cycles,
+                       max_warp_insts = w.max_warp_insts or spec.max_warp_insts }
         if base_cfg_file and not next(merge(nil, c)) then opts.config = base_cfg_file
         elseif base_cfg_file then
           -- a file plus overrides: the overrides go through `set`, validated like --set
