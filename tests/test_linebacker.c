@@ -1,8 +1,9 @@
 /* What Linebacker (policies/linebacker.c) decides, on hand-built cases whose answers are worked out in the comments:
  * the hashed PC, Eq. 2's register numbers (Offset 512) and which VPs lie above the last used register, the Load
  * Monitor's 2-bit valid shift and when monitoring ends or disables Linebacker, the IPC_Var dead band, the VTT's
- * store invalidation and invalid-first insertion; then in runs: a store that invalidates a victim line, the LIFO
- * backup pointer with the largest-id CTA throttled first, and a streaming kernel that disables Linebacker. PCAL
+ * store invalidation and invalid-first insertion, register blocks with relocation, CacheExt's L1D size; then in
+ * runs: a store that invalidates a victim line, the LIFO backup pointer with the largest-id CTA throttled first, a
+ * backup cancelled by an early re-activation, and a streaming kernel that disables Linebacker. PCAL
  * (policies/pcal.c): token assignment to the oldest running warps, its hill climbing, and tokens passed on at a
  * warp's exit in a run. The Lua twin of the Load Monitor against the C policy. The policy files are included so that its pure functions can be called; its registration symbol gets its own name. */
 #include <setjmp.h>
