@@ -73,6 +73,7 @@ static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
     if (x->dst_busy[dst] > now || x->credits[dst] < fl) return false;
     mw_fifo_pop(&x->inq[src]);
     x->qflits[src] -= fl;
+    if (x->src_wake) x->src_wake[src] = *x->src_due = 0;
     if (!x->inq[src].head) x->waiting[src >> 6] &= ~(1ull << (src & 63));
     x->queued--;
     x->credits[dst] -= fl;

@@ -384,6 +384,7 @@ bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1)
     int bytes = (int)s->cfg.icnt.header_bytes + (data ? (int)r->size : 0);
     if (!mw_xbar_can_inject(s->req_net, l1->sm, bytes)) return false;
     mw_fifo_pop(f);
+    r->t_seg[0] = mw_core_stamp(s);
     mw_xbar_inject(s->req_net, l1->sm, r, r->slice, bytes);
     return true; /* one request per cycle leaves the SM */
 }

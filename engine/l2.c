@@ -61,6 +61,7 @@ static void reply(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r)
         r = p;
     }
     r->flags |= MW_RQ_REPLY;
+    r->t_seg[4] = mw_core_stamp(s);
     mw_fifo_push(&l2->replies, r);
 }
 
@@ -151,6 +152,13 @@ void mw_l2_fill(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *d, uint64_t n
     struct mw_line *l = mw_tags_line(&l2->tags, set, way);
     l->valid |= d->sectors;
     l2->st.fills++;
+    if (d->kind == MW_REQ_READ && d->t_seg[2]) { /* where its time went (stamps: engine/mem_req.h) */
+        l2->st.fill_lat_n++;
+        l2->st.fill_lat_missq += d->t_seg[0] - d->t_seg[3];
+        l2->st.fill_lat_to_dram += d->t_seg[1] - d->t_seg[0];
+        l2->st.fill_lat_dram += d->t_seg[2] - d->t_seg[1];
+        l2->st.fill_lat_from_dram += mw_core_stamp(s) - d->t_seg[2];
+    }
     mw_req_free(&s->pool, d);
     struct mw_req *r = m->wait_head;
     while (r) {
@@ -313,6 +321,7 @@ static bool lookup(struct mw_sim *s, struct mw_l2 *l2, struct mw_req *r, uint64_
     struct mw_req *d = new_dram_req(s, l2, line, fetch, MW_REQ_READ);
     if (c->l2.sectored) d->dram_addr = mw_addr_local(s, key); /* the sector's column */
     d->flags |= MW_RQ_L2_FILL;
+    d->t_seg[3] = mw_core_stamp(s);
     d->owner = m;
     d->sm = r->sm;
     d->merge = 1;
@@ -333,11 +342,13 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
     if (l2->replies.head && mw_xbar_can_inject(s->reply_net, l2->id, rbytes)) {
         struct mw_req *r = mw_fifo_pop(&l2->replies);
         int bytes = rbytes;
+        r->t_seg[5] = mw_core_stamp(s);
         mw_xbar_inject(s->reply_net, l2->id, r, r->sm, bytes);
     }
     /* 3. the lookup pipe's head */
     if (l2->pipe.head_ready <= now_fs) {
         struct mw_req *r = mw_fifo_pop(&l2->pipe);
+        r->t_seg[3] = mw_core_stamp(s); /* before the lookup: a sector part may be freed by it */
         if (!lookup(s, l2, r, now)) {
             mw_fifo_push_front(&l2->pipe, r);
             l2->st.reservation_fail++;
@@ -354,6 +365,8 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
         int parts = in && c->l2.sectored && !(in->flags & MW_RQ_ATOMIC) ? mw_popcount32(in->sectors) : 1;
         if (in && l2->pipe.n + parts <= l2->pipe.cap) {
             mw_xbar_pop(s->req_net, l2->id);
+            in->t_seg[1] = in->t_ready / s->clk[MW_CLK_CORE].period_fs; /* the core cycle its last flit came in */
+            in->t_seg[2] = mw_core_stamp(s);
             in->t_ready = now_fs + (uint64_t)c->l2.latency * pl2;
             if (parts == 1) {
                 mw_fifo_push(&l2->pipe, in);

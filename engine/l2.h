@@ -6,6 +6,7 @@
 #ifndef MW_L2_H
 #define MW_L2_H
 
+#include "icnt.h"
 #include "mem_req.h"
 #include "simctx.h"
 #include "slotmap.h"
@@ -34,7 +35,12 @@
     X(resfail_line_reserved, "reservation fails: the line's MSHR entry cannot take the request (sectors in flight)", "L2 cycles", SUM) \
     X(resfail_miss_queue, "reservation fails: miss queue full", "L2 cycles", SUM)                         \
     X(resfail_mshr_full, "reservation fails: no free MSHR entry, or the entry has mshr_max_merge requests", "L2 cycles", SUM) \
-    X(mib_dummies, "merge-information dummy requests sent to DRAM (l2.merge_info = mib)", "req", SUM)
+    X(mib_dummies, "merge-information dummy requests sent to DRAM (l2.merge_info = mib)", "req", SUM)   \
+    X(fill_lat_n, "DRAM reads of L2 misses whose latency was split up (fill_lat_*)", "req", SUM)          \
+    X(fill_lat_missq, "sum over them of cycles from the miss to leaving the L2 miss queue", "core cycles", SUM) \
+    X(fill_lat_to_dram, "... from the miss queue to entering the DRAM controller (dram.latency pipe, refusals)", "core cycles", SUM) \
+    X(fill_lat_dram, "... in the DRAM controller (queue and service; 0 with dram.perfect)", "core cycles", SUM) \
+    X(fill_lat_from_dram, "... from the controller to the fill at the L2", "core cycles", SUM)
 MW_STATS_DECLARE(l2, MW_L2_STATS)
 
 struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a line */
@@ -82,7 +88,12 @@ struct mw_req *mw_l2_pop_miss(struct mw_l2 *l2);
 static inline uint64_t mw_l2_next_event(const struct mw_sim *s, const struct mw_l2 *l2)
 {
     uint64_t now = s->now_fs;
-    if (l2->missq.head || l2->replies.head || l2->mib_nvalid) return now;
+    if (l2->missq.head || l2->mib_nvalid) return now;
+    /* a reply waiting for room in the reply network is the network's event (it zeroes the slice's wake) */
+    const struct mw_req *r = l2->replies.head;
+    if (r && mw_xbar_can_inject(s->reply_net, l2->id,
+                                (int)s->cfg.icnt.header_bytes + (r->kind == MW_REQ_READ ? (int)r->size : 0)))
+        return now;
     uint64_t t = l2->pipe.head_ready;
     return t < now ? now : t;
 }

@@ -97,7 +97,6 @@ static void trk_done(struct mw_ldst *u, uint32_t id, uint64_t t, uint64_t t_crea
     u->trk_free = id;
 }
 
-bool mw_ldst_can_accept(const struct mw_ldst *u, uint64_t now) { return u->free_at <= now && u->slots_used < u->nslots; }
 
 struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, const struct mw_inst *in)
 {
@@ -296,6 +295,16 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
         }
         mw_req_free(&s->pool, r);
         return;
+    }
+    if (r->kind == MW_REQ_READ && r->t_seg[5]) { /* where its time went (stamps: engine/mem_req.h) */
+        u->st->lat_n++;
+        u->st->lat_l1 += r->t_seg[0] - r->t_create;
+        u->st->lat_xbar_req += r->t_seg[1] - r->t_seg[0];
+        u->st->lat_l2_inq += r->t_seg[2] - r->t_seg[1];
+        u->st->lat_l2_pipe += r->t_seg[3] - r->t_seg[2];
+        u->st->lat_l2_wait += r->t_seg[4] - r->t_seg[3];
+        u->st->lat_l2_replyq += r->t_seg[5] - r->t_seg[4];
+        u->st->lat_xbar_reply += now - r->t_seg[5];
     }
     /* a write acknowledgement or bypassed data leaves the L1D as it was: a parked request stays parked */
     if (r->kind == MW_REQ_WRITE) {

@@ -75,7 +75,10 @@ int mw_ldst_init(struct mw_sim *s, struct mw_ldst *u, int sm, int nwarps, struct
                  struct mw_err *e);
 void mw_ldst_fini(struct mw_ldst *u);
 
-bool mw_ldst_can_accept(const struct mw_ldst *u, uint64_t now);
+static inline bool mw_ldst_can_accept(const struct mw_ldst *u, uint64_t now)
+{
+    return u->free_at <= now && u->slots_used < u->nslots;
+}
 /* What issuing a memory instruction did, for the SM's scoreboard. */
 struct mw_ldst_issued {
     int nreq;             /* requests made (global/local/atomic) */

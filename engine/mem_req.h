@@ -53,6 +53,11 @@ struct mw_req {
     uint32_t mib_merge; /* merge length last received */
     uint64_t mib_age;   /* Age_MSHR at mib_t, DRAM cycles */
     uint64_t mib_t;     /* DRAM cycle of the last update */
+    /* latency breakdown stamps, core cycles (0 = not reached). A load's L1 miss request: [0] enters the request
+     * network, [1] its last flit reaches the L2 slice, [2] the slice's pipe takes it, [3] its lookup (the last
+     * one tried), [4] its data is ready at the L2, [5] it enters the reply network. An L2 fill (MW_RQ_L2_FILL):
+     * [3] the miss, [0] leaves the miss queue, [1] enters the DRAM controller, [2] the controller is done with it. */
+    uint64_t t_seg[6];
     void *owner;        /* the unit waiting for it (L2 MSHR entry, ...) */
     struct mw_req *next;/* intrusive link for queues and the free list */
 };

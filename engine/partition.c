@@ -15,7 +15,7 @@ int mw_partition_init(struct mw_sim *s, struct mw_partition *p, int id, struct m
     p->slices = &s->l2[id * p->nsub];
     p->to_dram = calloc((size_t)p->nsub, sizeof *p->to_dram);
     p->from_dram = calloc((size_t)p->nsub, sizeof *p->from_dram);
-    p->slice_wake = calloc((size_t)p->nsub, sizeof *p->slice_wake);
+    p->slice_wake = &s->slice_wake[id * p->nsub];
     if (!p->to_dram || !p->from_dram || !p->slice_wake) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int k = 0; k < p->nsub; k++) {
         mw_fifo_init(&p->to_dram[k], 1 << 30);
@@ -34,7 +34,6 @@ void mw_partition_fini(struct mw_sim *s, struct mw_partition *p)
     }
     free(p->to_dram);
     free(p->from_dram);
-    free(p->slice_wake);
     mw_dram_destroy(p->dram);
 }
 
@@ -56,6 +55,7 @@ void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, u
     /* Li's MUX (l2.merge_info = mib): a valid MIB entry goes first as a dummy request */
     struct mw_req *m = l2->mib_nvalid ? mw_l2_pop_dummy(s, l2) : mw_l2_pop_miss(l2);
     if (m) {
+        m->t_seg[0] = mw_core_stamp(s);
         m->t_ready = now_fs + (uint64_t)s->cfg.dram.latency * pl2;
         mw_fifo_push(&p->to_dram[k], m);
         s->dram_due = mw_min_u64(s->dram_due, p->to_dram[k].head_ready);
@@ -99,6 +99,7 @@ void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t n
             continue;
         }
         mw_fifo_pop(f);
+        r->t_seg[1] = mw_core_stamp(s);
         if (r->kind == MW_REQ_READ && s->cfg.l2.merge_info == MW_MINFO_MIB && (r->flags & MW_RQ_L2_FILL))
             r->age_sum += mw_core_now(s) - r->t_create; /* its own age on arrival (Li's DMIB entry) */
         mw_dram_push(d, r, now);
@@ -118,6 +119,7 @@ void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t n
         if (r->kind == MW_REQ_READ) {
             int k = r->slice - p->id * nsub;
             r->t_ready = now_fs; /* GPGPU-Sim's dram_L2 queue: no fixed delay on the way back */
+            r->t_seg[2] = mw_core_stamp(s);
             mw_fifo_push(&p->from_dram[k], r);
             p->slice_wake[k] = mw_min_u64(p->slice_wake[k], r->t_ready);
             s->l2_due = mw_min_u64(s->l2_due, r->t_ready);

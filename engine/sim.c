@@ -92,8 +92,9 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->req_net = calloc(1, sizeof *s->req_net);
     s->reply_net = calloc(1, sizeof *s->reply_net);
     s->sm_asleep = calloc((size_t)(s->nsms + 63) / 64, sizeof *s->sm_asleep);
+    s->slice_wake = calloc((size_t)s->nslices, sizeof *s->slice_wake);
     s->sm_wake_min = MW_NEVER;
-    if (!s->sms || !s->sm_asleep || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
+    if (!s->sms || !s->sm_asleep || !s->slice_wake || !s->l1d || !s->l1i || !s->l2 || !s->parts || !s->req_net || !s->reply_net)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     /* each policy's per-line bytes get their own offset in every L1D line's policy area */
     size_t meta = 0;
@@ -115,6 +116,8 @@ static int build(struct mw_sim *s, struct mw_err *e)
     if (mw_xbar_init(s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(s->reply_net, s->nslices, s->nsms, c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     s->req_net->arrival_due = &s->l2_due;
+    s->reply_net->src_wake = s->slice_wake; /* a slice whose reply waits for room sleeps until the network takes one */
+    s->reply_net->src_due = &s->l2_due;
     for (int i = 0; i < s->nslices; i++) {
         int rc = mw_l2_init(s, &s->l2[i], i, e);
         if (rc) return rc;
@@ -150,6 +153,7 @@ void mw_sim_destroy(struct mw_sim *s)
     free(s->l1d);
     free(s->l1i);
     free(s->sm_asleep);
+    free(s->slice_wake);
     free(s->code_names);
     free(s->l2);
     free(s->parts);
@@ -557,6 +561,21 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                      "requests per row opened (Li Fig 6.8)", "req/ACT");
     mw_stat_list_add(out, "dram.bw_util", ratio(GET("dram.data_bus_busy"), GET("dram.cycles") * s->nparts),
                      "fraction of DRAM cycles the data buses carried data (all channels)", "");
+    /* where a load's time goes (engine/mem_req.h's stamps): means per L1D miss request and per L2 fill */
+    static const char *const seg[][4] = {
+        {"mem.lat_l1", "sm.lat_l1", "sm.lat_n", "mean cycles from the L1D to the request network (miss queue)"},
+        {"mem.lat_xbar_req", "sm.lat_xbar_req", "sm.lat_n", "mean cycles in the request network"},
+        {"mem.lat_l2_inq", "sm.lat_l2_inq", "sm.lat_n", "mean cycles at the L2 slice before its pipe takes it"},
+        {"mem.lat_l2_pipe", "sm.lat_l2_pipe", "sm.lat_n", "mean cycles in the L2 pipe to the lookup"},
+        {"mem.lat_l2_wait", "sm.lat_l2_wait", "sm.lat_n", "mean cycles from the lookup to data at the L2"},
+        {"mem.lat_l2_replyq", "sm.lat_l2_replyq", "sm.lat_n", "mean cycles in the L2 reply queue"},
+        {"mem.lat_xbar_reply", "sm.lat_xbar_reply", "sm.lat_n", "mean cycles in the reply network"},
+        {"mem.lat_fill_missq", "l2.fill_lat_missq", "l2.fill_lat_n", "mean cycles of an L2 fill in the miss queue"},
+        {"mem.lat_fill_to_dram", "l2.fill_lat_to_dram", "l2.fill_lat_n", "mean cycles of an L2 fill from the miss queue to the DRAM controller"},
+        {"mem.lat_fill_dram", "l2.fill_lat_dram", "l2.fill_lat_n", "mean cycles of an L2 fill in the DRAM controller"},
+        {"mem.lat_fill_from_dram", "l2.fill_lat_from_dram", "l2.fill_lat_n", "mean cycles of an L2 fill from the controller to the L2"}};
+    for (size_t i = 0; i < sizeof seg / sizeof *seg; i++)
+        mw_stat_list_add(out, seg[i][0], ratio(GET(seg[i][1]), GET(seg[i][2])), seg[i][3], "core cycles");
 #undef GET
     free(ds);
     /* what the policies publish */

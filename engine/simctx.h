@@ -71,6 +71,7 @@ struct mw_sim {
     int jump_skip, jump_backoff; /* quiet core cycles before the next clock-jump attempt (engine/sim.c) */
     int sm_turn;                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
     uint64_t *sm_asleep;         /* bit per SM: asleep until its sleep_until (engine/sm.c), not visited before */
+    uint64_t *slice_wake;        /* per slice (fs), partition-major: the partitions' slice_wake arrays (partition.h) */
     uint64_t l2_due, dram_due;   /* fs: no L2 slice / DRAM channel needs a visit before (lower bounds, partition.h) */
     uint64_t sm_wake_min;        /* no asleep SM is due before this core cycle (a lower bound) */
     /* the progress watchdog (sim.watchdog_cycles): the signature of progress (warp instructions, packets, CTAs)
@@ -96,6 +97,9 @@ void mw_policies_finish(struct mw_sim *s);
 void mw_windows_due(struct mw_sim *s, uint64_t now);
 
 static inline uint64_t mw_core_now(const struct mw_sim *s) { return s->clk[MW_CLK_CORE].cycle; }
+/* The core cycle the current instant falls in, the same in every unit (mw_core_now is one more in a unit that
+ * ticks after the core in an instant): the latency breakdown's stamps (mem_req.h t_seg). */
+static inline uint64_t mw_core_stamp(const struct mw_sim *s) { return s->now_fs / s->clk[MW_CLK_CORE].period_fs; }
 
 /* The code address of a front end's PC in the running kernel (sim.h's mw_code_addr): traces give real code
  * offsets, built-in models and Lua generators one instruction per 16 B, scaled to sm.inst_bytes. */

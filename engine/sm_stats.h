@@ -45,7 +45,15 @@
     X(ld_div_latency, "issue-to-last-data cycles of divergent loads", "core cycles", SUM)                \
     X(ld_coh_latency, "issue-to-last-data cycles of coherent loads", "core cycles", SUM)                 \
     X(mem_lanes, "active lanes of global/local memory warp instructions (coalescing degree = / coalesced_reqs)", "lane", SUM) \
-    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM)
+    X(ldst_wait_warps, "sum over scheduler cycles of the warps ready but for a busy LDST unit", "warp-slot", SUM) \
+    X(lat_n, "L1D miss / bypass read requests whose latency was split up (lat_*)", "req", SUM)          \
+    X(lat_l1, "sum over them of cycles from the L1D to entering the request network (miss queue)", "core cycles", SUM) \
+    X(lat_xbar_req, "... in the request network (injection queue, flits, latency)", "core cycles", SUM) \
+    X(lat_l2_inq, "... arrived at the L2 slice, waiting for its pipe to take them", "core cycles", SUM) \
+    X(lat_l2_pipe, "... in the L2 pipe, to the last lookup (l2.latency, reservation fails)", "core cycles", SUM) \
+    X(lat_l2_wait, "... from the lookup to data ready at the L2 (0 on a hit; the miss)", "core cycles", SUM) \
+    X(lat_l2_replyq, "... in the L2's reply queue", "core cycles", SUM)                                  \
+    X(lat_xbar_reply, "... in the reply network, to the SM", "core cycles", SUM)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 
 #endif
