@@ -28,6 +28,8 @@ struct lb_params {
     bool exact_match;     /* [A2] the selected set must equal the window's whole high-locality set */
     bool merged_as_hit;   /* an L1D miss merged into an MSHR counts as an LM hit */
     bool empty_window_disables; /* after window 2, a window without a high-locality load ends monitoring */
+    bool cancel_backup;   /* re-activating a CTA whose backup has not completed reads nothing back */
+    bool relocate;        /* a launched or restored CTA takes the lowest free register block (§4.1 "update FRN") */
 };
 #define P(f, t, d, lo, hi, ch, h) MW_PARAM(struct lb_params, f, t, d, lo, hi, ch, h)
 static const struct mw_param_desc lb_params_desc[] = {
@@ -52,6 +54,12 @@ static const struct mw_param_desc lb_params_desc[] = {
     P(merged_as_hit, MW_PP_BOOL, "false", 0, 0, NULL, "(inferred) an L1D miss merged into an MSHR is an LM hit"),
     P(empty_window_disables, MW_PP_BOOL, "true", 0, 0, NULL,
       "(inferred) after window 2, a window with no high-locality load disables Linebacker for the kernel"),
+    P(cancel_backup, MW_PP_BOOL, "true", 0, 0, NULL,
+      "(inferred) re-activating a CTA before its backup completed (C = 0) stops the backup and reads nothing back: "
+      "its registers were never victim space"),
+    P(relocate, MW_PP_BOOL, "true", 0, 0, NULL,
+      "(inferred, §4.1: a restore updates FRN) a launched or restored CTA takes the lowest free block of #reg "
+      "registers, so the registers freed by throttling stay at the top; false: CTA slot c owns block c"),
 };
 #undef P
 
@@ -211,6 +219,34 @@ static uint32_t lb_vps_above(int lrn, int offset, int sets, int vp_ways, int nvp
     return m;
 }
 
+/* Register blocks of #reg warp registers: blk[c] is the block CTA slot c holds, -1 if none. The lowest block no slot
+ * holds (n if all are held), and LRN: the last warp register of the highest block held, -1 if none. */
+static int lb_lowest_free_block(const int *blk, int n)
+{
+    for (int b = 0; b < n; b++) {
+        bool held = false;
+        for (int c = 0; c < n && !held; c++) held = blk[c] == b;
+        if (!held) return b;
+    }
+    return n;
+}
+static int lb_lrn_blocks(const int *blk, int n, int cta_wregs)
+{
+    int top = -1;
+    for (int c = 0; c < n; c++)
+        if (blk[c] > top) top = blk[c];
+    return top < 0 ? -1 : (top + 1) * cta_wregs - 1;
+}
+
+/* CacheExt (§2.4, the paper's ideal baseline): the L1D enlarged by the statically unused registers (SUR: the
+ * register file minus the most registers the app ever holds on one SM), in whole sets of assoc lines so that the
+ * associativity and line size stay. Bytes throughout. */
+static int64_t lb_cacheext_l1d_bytes(int64_t l1d, int64_t rf, int64_t peak, int64_t assoc, int64_t line)
+{
+    int64_t sur = rf > peak ? rf - peak : 0, set = assoc * line;
+    return l1d + sur / set * set;
+}
+
 /* ---- per-SM state ----------------------------------------------------------------------------------------------- */
 enum { LB_MODE_MON = 0, LB_MODE_ON, LB_MODE_OFF };
 struct lb_cta {
@@ -221,7 +257,7 @@ struct lb_cta {
 };
 struct lb_op {
     int cta;
-    bool restore;
+    bool restore, cancelled;
     uint64_t addr;
     int lines, issued, done;
 };
@@ -239,6 +275,7 @@ struct lb_sm {
     uint64_t bp, bp0;
     int cta_wregs;           /* warp registers of one CTA of the running kernel (#reg) */
     struct lb_cta cta[LB_MAXCTA];
+    int blk[LB_MAXCTA];      /* register block held by each CTA slot (resident and not backed up), -1: none */
     struct lb_op ops[LB_OPS];
     int op_head, op_n, inflight;
 };
@@ -246,7 +283,8 @@ struct lb_state {
     int nsms, nvp, wregs, max_ctas, hit_latency;
     struct lb_sm *sm;
     int c_reg_hits, c_inserts, c_store_inv, c_throttles, c_reacts, c_backup, c_restore, c_sel, c_hpcs, c_monwin,
-        c_disabled, c_vp_windows, c_windows, c_drops;
+        c_disabled, c_vp_windows, c_windows, c_drops, c_cancels, c_peak, c_cacheext;
+    int64_t peak_regs;
 };
 
 static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
@@ -269,6 +307,10 @@ static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
     st->c_disabled = mw_policy_counter(pi, "disabled", "SM-kernels where no load was high-locality in windows 1-2");
     st->c_vp_windows = mw_policy_counter(pi, "vp_windows", "enabled VPs summed over window ends and SMs");
     st->c_windows = mw_policy_counter(pi, "windows", "window ends summed over SMs");
+    st->c_cancels = mw_policy_counter(pi, "backups_cancelled", "CTAs re-activated before their backup completed");
+    st->c_peak = mw_policy_counter(pi, "peak_reg_bytes", "most register bytes allocated on one SM at once");
+    st->c_cacheext = mw_policy_counter(pi, "cacheext_l1d_bytes",
+                                       "CacheExt's L1D: this L1D + the SUR (RF - peak_reg_bytes) in whole sets");
     return 0;
 }
 static void lb_destroy(struct mw_policy_inst *pi)
@@ -317,25 +359,26 @@ static void lb_start(struct mw_policy_inst *pi)
         m->vtt.e = calloc((size_t)sets * (size_t)ways, sizeof *m->vtt.e);
         if (!m->vtt.e) abort();
         m->bp = m->bp0 = (uint64_t)p->backup_base + (uint64_t)i * (uint64_t)mw_sm_registers(s) * 4u;
+        for (int c = 0; c < LB_MAXCTA; c++) m->blk[c] = -1;
         sm_kernel_reset(st, p, m);
     }
     mw_window_set(pi, (uint64_t)p->window);
 }
 
-/* LRN: the last warp register of a CTA slot that holds registers (resident and not backed up), -1 if none. CTA
- * slot c is taken to own warp registers [c #reg, (c+1) #reg) (slots are filled lowest first). */
-static int sm_lrn(struct mw_sim *s, int sm, const struct lb_sm *m, int max_ctas)
+/* LRN: the last warp register of a block held by a CTA slot (resident and not backed up), -1 if none. Without
+ * `relocate`, CTA slot c owns warp registers [c #reg, (c+1) #reg) (slots are filled lowest first). */
+static int sm_lrn(const struct lb_sm *m, int max_ctas) { return lb_lrn_blocks(m->blk, max_ctas, m->cta_wregs); }
+static void sm_take_block(const struct lb_params *p, struct lb_sm *m, int max_ctas, int c)
 {
-    int lrn = -1;
-    for (int c = 0; c < max_ctas; c++)
-        if (mw_cta_resident(s, sm, c) && !m->cta[c].backed) lrn = (c + 1) * m->cta_wregs - 1;
-    return lrn;
+    m->blk[c] = -1;
+    m->blk[c] = p->relocate ? lb_lowest_free_block(m->blk, max_ctas) : c;
 }
 static void sm_update_vps(struct lb_state *st, const struct lb_params *p, struct mw_sim *s, int sm)
 {
     struct lb_sm *m = &st->sm[sm];
     if (m->mode != LB_MODE_ON) return;
-    uint32_t now = lb_vps_above(sm_lrn(s, sm, m, st->max_ctas), (int)p->rn_offset, m->vtt.sets, m->vtt.vp_ways,
+    (void)s;
+    uint32_t now = lb_vps_above(sm_lrn(m, st->max_ctas), (int)p->rn_offset, m->vtt.sets, m->vtt.vp_ways,
                                 st->nvp, st->wregs);
     uint32_t off = m->vps & ~now;
     for (int vp = 0; vp < st->nvp; vp++)
@@ -352,7 +395,6 @@ static void ops_push(struct mw_policy_inst *pi, int sm, int cta, bool restore, u
     if (m->op_n == LB_OPS) return; /* cannot happen: at most one backup and one restore per CTA slot */
     struct lb_op *o = &m->ops[(m->op_head + m->op_n++) % LB_OPS];
     *o = (struct lb_op){.cta = cta, .restore = restore, .addr = addr, .lines = m->cta_wregs};
-    mw_policy_count(pi, restore ? st->c_restore : st->c_backup, (uint64_t)m->cta_wregs * 128u);
     ops_pump(pi, sm);
 }
 static void op_complete(struct mw_policy_inst *pi, int sm, const struct lb_op *o)
@@ -365,8 +407,9 @@ static void op_complete(struct mw_policy_inst *pi, int sm, const struct lb_op *o
         m->cta[o->cta].throttled = false;
         mw_cta_reactivate(pi->sim, sm, o->cta);
         mw_policy_count(pi, st->c_reacts, 1);
-    } else if (m->cta[o->cta].throttled) {
+    } else if (!o->cancelled && m->cta[o->cta].throttled) {
         m->cta[o->cta].backed = true; /* C = 1: the VPs in its registers may be enabled */
+        m->blk[o->cta] = -1;
         sm_update_vps(st, p, pi->sim, sm);
     }
 }
@@ -386,6 +429,7 @@ static void ops_pump(struct mw_policy_inst *pi, int sm)
         }
         while (o->issued < o->lines && m->inflight < p->buffer_entries) {
             mw_inject(pi->sim, sm, o->addr + (uint64_t)o->issued * 128u, 128, !o->restore, LB_TAG | o->restore);
+            mw_policy_count(pi, o->restore ? st->c_restore : st->c_backup, 128);
             o->issued++;
             m->inflight++;
         }
@@ -416,7 +460,17 @@ static void sm_throttle(struct mw_policy_inst *pi, int sm)
     struct lb_sm *m = &st->sm[sm];
     struct mw_sim *s = pi->sim;
     if (sm_active_ctas(s, sm, m, st->max_ctas) <= p->min_active_ctas) return;
-    for (int c = st->max_ctas - 1; c >= 0; c--) {
+    /* the CTAs by block, highest first (without `relocate` block c is slot c: the largest hardware id first) */
+    int order[LB_MAXCTA], n = 0;
+    for (int c = 0; c < st->max_ctas; c++)
+        if (m->blk[c] >= 0) order[n++] = c;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && m->blk[order[j]] > m->blk[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+    for (int i = 0; i < n; i++) {
+        int c = order[i];
         if (!mw_cta_resident(s, sm, c) || m->cta[c].throttled || !mw_cta_active(s, sm, c)) continue;
         if (!cta_has_live_warp(s, sm, c)) continue;
         if (mw_cta_deactivate(s, sm, c)) return;
@@ -439,8 +493,23 @@ static bool sm_restore_top(struct mw_policy_inst *pi, int sm)
     if (!m->nstack) return false;
     int c = m->stack[--m->nstack];
     m->bp -= (uint64_t)m->cta_wregs * 128u;
+    if (!m->cta[c].backed && p->cancel_backup) {
+        /* C = 0: the registers still hold the CTA's values and no victim line was written there. Lines already in
+         * flight drain; the rest of the backup is dropped and the CTA runs again at once. */
+        for (int i = 0; i < m->op_n; i++) {
+            struct lb_op *o = &m->ops[(m->op_head + i) % LB_OPS];
+            if (o->cta == c && !o->restore && !o->cancelled) o->lines = o->issued, o->cancelled = true;
+        }
+        m->cta[c].throttled = false;
+        mw_cta_reactivate(pi->sim, sm, c);
+        mw_policy_count(pi, st->c_reacts, 1);
+        mw_policy_count(pi, st->c_cancels, 1);
+        ops_pump(pi, sm);
+        return true;
+    }
     m->cta[c].backed = false;
     m->cta[c].restoring = true;
+    sm_take_block(p, m, st->max_ctas, c);
     sm_update_vps(st, p, pi->sim, sm); /* its registers stop being victim space before the data comes back */
     ops_push(pi, sm, c, true, m->cta[c].ba);
     return true;
@@ -493,6 +562,19 @@ static void lm_count(struct lb_sm *m, uint64_t pc, bool hit)
     else e->miss++;
 }
 
+/* The SUR measure: registers allocated on an SM after a CTA launch, the most so far, and CacheExt's L1D from it. */
+static void note_peak(struct mw_policy_inst *pi, int sm)
+{
+    struct lb_state *st = pi->state;
+    const struct mw_config *c = mw_sim_config(pi->sim);
+    int64_t used = (int64_t)mw_sm_registers(pi->sim) - mw_sm_free_regs(pi->sim, sm);
+    if (used <= st->peak_regs) return;
+    st->peak_regs = used;
+    pi->counters.v[st->c_peak].value = (uint64_t)used * 4u;
+    pi->counters.v[st->c_cacheext].value = (uint64_t)lb_cacheext_l1d_bytes(
+        c->l1d.size_bytes, (int64_t)mw_sm_registers(pi->sim) * 4, used * 4, c->l1d.assoc, c->l1d.line_bytes);
+}
+
 static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct lb_state *st = pi->state;
@@ -530,11 +612,13 @@ static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
         if (ev->cta >= 0 && ev->cta < LB_MAXCTA) {
             m->cta[ev->cta] = (struct lb_cta){0};
             m->cta_wregs = (mw_cta_regs_of(s, ev->sm, ev->cta) + 31) / 32;
+            sm_take_block(p, m, st->max_ctas, ev->cta);
         }
+        note_peak(pi, ev->sm);
         sm_update_vps(st, p, s, ev->sm);
         break;
     case MW_EV_CTA_DONE:
-        if (ev->cta >= 0 && ev->cta < LB_MAXCTA) m->cta[ev->cta] = (struct lb_cta){0};
+        if (ev->cta >= 0 && ev->cta < LB_MAXCTA) m->cta[ev->cta] = (struct lb_cta){0}, m->blk[ev->cta] = -1;
         if (p->variant == LB_FULL) sm_restore_top(pi, ev->sm); /* a throttled CTA goes before a new one */
         sm_update_vps(st, p, s, ev->sm);
         break;

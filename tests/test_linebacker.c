@@ -1,8 +1,9 @@
 /* What Linebacker (policies/linebacker.c) decides, on hand-built cases whose answers are worked out in the comments:
  * the hashed PC, Eq. 2's register numbers (Offset 512) and which VPs lie above the last used register, the Load
  * Monitor's 2-bit valid shift and when monitoring ends or disables Linebacker, the IPC_Var dead band, the VTT's
- * store invalidation and invalid-first insertion; then in runs: a store that invalidates a victim line, the LIFO
- * backup pointer with the largest-id CTA throttled first, and a streaming kernel that disables Linebacker. PCAL
+ * store invalidation and invalid-first insertion, register blocks with relocation, CacheExt's L1D size; then in
+ * runs: a store that invalidates a victim line, the LIFO backup pointer with the largest-id CTA throttled first, a
+ * backup cancelled by an early re-activation, and a streaming kernel that disables Linebacker. PCAL
  * (policies/pcal.c): token assignment to the oldest running warps, its hill climbing, and tokens passed on at a
  * warp's exit in a run. The Lua twin of the Load Monitor against the C policy. The policy files are included so that its pure functions can be called; its registration symbol gets its own name. */
 #include <setjmp.h>
@@ -293,8 +294,10 @@ static void test_lifo_backup_pointer(void **st)
 {
     (void)st;
     struct mw_sim *s = lb_builtin("polybench.syrk", "tiny", (const char *const[]){PI_ONE_SM}, 1);
-    static const char *const k[] = {"window", "ipc_upper", "ipc_lower"}, *const v[] = {"8000", "-10", "-10"};
-    lb_sim(s, k, v, 3);
+    /* every backup runs to its end (cancel_backup off), so each restore reads a whole CTA back */
+    static const char *const k[] = {"window", "ipc_upper", "ipc_lower", "cancel_backup"},
+                             *const v[] = {"8000", "-10", "-10", "false"};
+    lb_sim(s, k, v, 4);
     struct lifo_ctx *c = calloc(1, sizeof *c);
     assert_non_null(c);
     install(s, MW_PT_L1D_BYPASS, &lifo_obs.base, c);
@@ -340,6 +343,77 @@ static void test_lifo_backup_pointer(void **st)
     free(c);
     mw_stat_list_fini(&l);
     mw_sim_destroy(s);
+}
+
+/* The same run with cancel_backup on (the default): the third throttle's CTA is re-activated (a CTA completed, the
+ * top of the stack goes first) before its 128-line backup completed, so the rest of its backup is dropped and
+ * nothing is read back for it: 3 throttles, 3 re-activations, 1 of them cancelled; restores = 2 whole CTAs
+ * (2 x 16 KB); backups = 2 whole CTAs + the lines of the third that had left (more than 0, fewer than 128). */
+static void test_cancelled_backup_reads_nothing_back(void **st)
+{
+    (void)st;
+    struct mw_sim *s = lb_builtin("polybench.syrk", "tiny", (const char *const[]){PI_ONE_SM}, 1);
+    static const char *const k[] = {"window", "ipc_upper", "ipc_lower"}, *const v[] = {"8000", "-10", "-10"};
+    lb_sim(s, k, v, 3);
+    struct mw_stat_list l;
+    run_stats(s, "syrk tiny, throttle every window, cancel", &l);
+    const uint64_t R = 128 * 128;
+    assert_int_equal(sr_stat(&l, "policy.bundle.throttles"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.reactivations"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.backups_cancelled"), 1);
+    assert_int_equal(sr_stat(&l, "policy.bundle.restore_bytes"), 2 * R);
+    uint64_t b = sr_stat(&l, "policy.bundle.backup_bytes");
+    assert_true(b > 2 * R && b < 3 * R);
+    assert_int_equal(b % 128, 0);
+    /* CacheExt's L1D from the same run: the 4 CTAs of 128 warp registers (16 KB each) are resident together, so
+     * the peak is 64 KB, SUR = 256 - 64 = 192 KB, and the L1D 48 + 192 = 240 KB = 245,760 B */
+    assert_int_equal(sr_stat(&l, "policy.bundle.peak_reg_bytes"), 4 * R);
+    assert_int_equal(sr_stat(&l, "policy.bundle.cacheext_l1d_bytes"), 245760);
+    mw_stat_list_fini(&l);
+    mw_sim_destroy(s);
+}
+
+/* CacheExt's L1D = L1D + SUR in whole sets of assoc x line bytes. The 48 KB, 8-way, 128 B L1D (a set = 1 KB) with a
+ * 256 KB RF: peak 168 KB -> SUR 88 KB -> 136 KB = 139,264 B; peak 168.5 KB (172,544 B) -> SUR 87.5 KB, rounded down
+ * to 87 KB -> 135 KB = 138,240 B; peak = the RF -> 48 KB; a peak above the RF cannot make it smaller. 4-way, 64 B
+ * lines (a set = 256 B), 16 KB L1D, SUR 1,000 B -> 3 sets (768 B) -> 17,152 B. */
+static void test_cacheext_l1d_size(void **st)
+{
+    (void)st;
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 172032, 8, 128), 139264);
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 172544, 8, 128), 138240);
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 262144, 8, 128), 49152);
+    assert_int_equal(lb_cacheext_l1d_bytes(49152, 262144, 300000, 8, 128), 49152);
+    assert_int_equal(lb_cacheext_l1d_bytes(16384, 262144, 261144, 4, 64), 17152);
+}
+
+/* Register blocks (#reg = 96 warp registers a CTA, 8 slots). Slots 0-4 launched: blocks 0-4, LRN = 5 x 96 - 1 = 479,
+ * all 8 VPs (first RN 512) above it: 0xFF. Slot 4 throttled and backed up (block 4 freed), then slot 1 completes
+ * (block 1 freed); restoring slot 4 with relocation puts it in the lowest free block, 1: LRN = 4 x 96 - 1 = 383.
+ * Without relocation it goes back to block 4: LRN 479. Held blocks {0, 2, 3, 4, 5, 6} -> LRN 7 x 96 - 1 = 671:
+ * VP 0 (512-703) overlaps it, 0xFE. No block held: LRN -1; all held: the lowest free is 8 (none). */
+static void test_register_blocks(void **st)
+{
+    (void)st;
+    int blk[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(lb_lowest_free_block(blk, 8), c);
+        blk[c] = c;
+    }
+    assert_int_equal(lb_lrn_blocks(blk, 8, 96), 479);
+    assert_int_equal(lb_vps_above(lb_lrn_blocks(blk, 8, 96), 512, 48, 4, 8, 2048), 0xFF);
+    blk[4] = -1; /* backed up */
+    blk[1] = -1; /* completed */
+    assert_int_equal(lb_lrn_blocks(blk, 8, 96), 383);
+    blk[4] = lb_lowest_free_block(blk, 8);
+    assert_int_equal(blk[4], 1);
+    assert_int_equal(lb_lrn_blocks(blk, 8, 96), 383);
+    int held[8] = {0, -1, 2, 3, 4, 5, 6, -1};
+    assert_int_equal(lb_lrn_blocks(held, 8, 96), 671);
+    assert_int_equal(lb_vps_above(671, 512, 48, 4, 8, 2048), 0xFE);
+    int none[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, all[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+    assert_int_equal(lb_lrn_blocks(none, 8, 96), -1);
+    assert_int_equal(lb_lowest_free_block(all, 8), 8);
 }
 
 /* micro.stream reads every line once: (almost) no load hits the L1D or the VTT, so no load exceeds 20 % in windows 1 and 2
@@ -454,6 +528,9 @@ int main(void)
         cmocka_unit_test(test_vtt_store_invalidation),
         cmocka_unit_test(test_store_invalidates_victim_line),
         cmocka_unit_test(test_lifo_backup_pointer),
+        cmocka_unit_test(test_cancelled_backup_reads_nothing_back),
+        cmocka_unit_test(test_register_blocks),
+        cmocka_unit_test(test_cacheext_l1d_size),
         cmocka_unit_test(test_disabled_without_locality),
         cmocka_unit_test(test_pcal_token_assignment),
         cmocka_unit_test(test_pcal_tokens_in_a_run),

@@ -1,6 +1,8 @@
 -- Linebacker (Oh et al., ISCA'19; spec/002_linebacker.md): Fig. 11 (Victim Caching, Selective Victim Caching,
--- Throttling+SVC) and Fig. 12 (Linebacker and PCAL) normalized to Best-SWL, with geometric means, on the paper's
--- machine (experiments/configs/linebacker.yaml). Best-SWL is an oracle over static CTA limits: for each app the
+-- Throttling+SVC) and Fig. 12 (Linebacker, PCAL and CERF) normalized to Best-SWL, and the motivation's Best-SWL and
+-- CacheExt normalized to the baseline (§2.4), with geometric means, on the paper's machine
+-- (experiments/configs/linebacker.yaml). CacheExt is the baseline with L1D enlarged by the app's statically unused
+-- registers (SUR), the size the Linebacker bundle measures in the app's SVC run (policy.bundle.cacheext_l1d_bytes). Best-SWL is an oracle over static CTA limits: for each app the
 -- fastest of 1, 2, 4, 8 resident CTAs per SM and no limit (the baseline). Table 2's apps as built-in models; the two
 -- BFS versions the models do not have (CUDA SDK, GPGPU-Sim) are left out. Runs are kept in OUTDIR/results.db.
 -- Usage: moonwarp experiments/papers/linebacker.lua OUTDIR [quick|default|full] [S2,GE,...]   (the last: only these)
@@ -49,13 +51,35 @@ for _, p in ipairs {
   { name = "SVC", set = lb("svc") },
   { name = "Throttling+SVC", set = lb("lb") },
   { name = "PCAL", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window } },
+  { name = "CERF", replacement = { impl = "cerf" } },
 } do policies[#policies + 1] = p end
 
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
+local jobs = tonumber(os.getenv("MW_JOBS") or "") or 1
 local res = X.run {
   workloads = workloads, policies = policies, config = "experiments/configs/linebacker.yaml",
-  size = size, seed = 1, metric = "gpu.ipc", baseline = "Baseline", store = out .. "/results.db", jobs = 2,
+  size = size, seed = 1, metric = "gpu.ipc", baseline = "Baseline", store = out .. "/results.db", jobs = jobs,
 }
+
+-- CacheExt: one run per app with the L1D its SVC run measured (L1D + SUR in whole 8-way sets)
+local function find(w, p)
+  for _, r in ipairs(res.rows) do if r.workload == w and r.policy == p then return r end end
+end
+local l1d_of = {}
+for _, w in ipairs(workloads) do
+  local svc = find(w.label, "SVC")
+  local n = svc and svc.stats and svc.stats["policy.bundle.cacheext_l1d_bytes"]
+  if n and n > 0 then
+    l1d_of[w.label] = n
+    local r = X.run {
+      workloads = { w }, policies = { { name = "CacheExt", set = { "l1d.size_bytes=" .. n } } },
+      config = "experiments/configs/linebacker.yaml", size = size, seed = 1, metric = "gpu.ipc",
+      store = out .. "/results.db", jobs = 1,
+    }
+    for _, row in ipairs(r.rows) do res.rows[#res.rows + 1] = row end
+  end
+end
+res.policies[#res.policies + 1] = "CacheExt"
 
 -- Best-SWL: per app, the row of the fastest static limit (the baseline included)
 local function row(w, p)
@@ -90,11 +114,13 @@ local function derived(names, with_best)
 end
 
 local fig11 = X.normalize(derived({ "Victim Caching", "SVC", "Throttling+SVC" }, true), "Best-SWL")
-local fig12 = X.normalize(derived({ "Baseline", "PCAL", "Throttling+SVC" }, true), "Best-SWL")
+local fig12 = X.normalize(derived({ "Baseline", "PCAL", "CERF", "Throttling+SVC", "CacheExt" }, true), "Best-SWL")
+local motiv = X.normalize(derived({ "Baseline", "CacheExt" }, true), "Baseline")
 local extra = { "l1d.miss_rate", "l1d.victim_hits", "l1d.accesses", "l1d.bypasses", "policy.bundle.reg_hits",
                 "policy.bundle.throttles", "policy.bundle.backup_bytes", "policy.bundle.restore_bytes",
                 "policy.bundle.selected_loads", "policy.bundle.disabled", "policy.bundle.vp_windows",
-                "policy.bundle.windows", "dram.reads", "dram.writes" }
+                "policy.bundle.windows", "policy.bundle.backups_cancelled", "policy.bundle.peak_reg_bytes",
+                "policy.bundle.cacheext_l1d_bytes", "policy.replacement.reg_hits", "dram.reads", "dram.writes" }
 
 print(string.format("Linebacker reproduction, %s (size %s, %d-cycle windows), experiments/configs/linebacker.yaml",
                     mode, size, window))
@@ -103,23 +129,31 @@ print(X.table(fig11, { title = "Fig. 11: IPC normalized to Best-SWL" }))
 print()
 print(X.table(fig12, { title = "Fig. 12: IPC normalized to Best-SWL" }))
 print()
+print(X.table(motiv, { title = "Motivation (§2.4): IPC normalized to the baseline" }))
+print()
 local lines = { "Best-SWL's CTA limit per app (none = the baseline was fastest); register hits / L1D accesses under LB:" }
 for _, w in ipairs(res.workloads) do
   local r = row(w, "Throttling+SVC")
   local acc = r and r.stats and r.stats["l1d.accesses"] or 0
   local rh = r and r.stats and r.stats["l1d.victim_hits"] or 0
-  lines[#lines + 1] = string.format("  %-4s limit %-4s reg hits %6.1f %%  throttles %d  backup %d B  selected %d",
+  local svc = row(w, "SVC")
+  local peak = svc and svc.stats and svc.stats["policy.bundle.peak_reg_bytes"] or 0
+  lines[#lines + 1] = string.format("  %-4s limit %-4s reg hits %6.1f %%  throttles %d  backup %d B  selected %d  "
+    .. "SUR %d KB  CacheExt L1D %d KB",
     w, best_limit[w], acc > 0 and 100 * rh / acc or 0, r and r.stats and r.stats["policy.bundle.throttles"] or 0,
     r and r.stats and r.stats["policy.bundle.backup_bytes"] or 0,
-    r and r.stats and r.stats["policy.bundle.selected_loads"] or 0)
+    r and r.stats and r.stats["policy.bundle.selected_loads"] or 0, (256 * 1024 - peak) // 1024,
+    (l1d_of[w] or 0) // 1024)
 end
 print(table.concat(lines, "\n"))
 print()
 print("csv:  " .. X.write_csv(res, out .. "/runs.csv", extra)) -- every run, normalized to the baseline
 print("csv:  " .. X.write_csv(fig11, out .. "/fig11.csv", extra))
 print("csv:  " .. X.write_csv(fig12, out .. "/fig12.csv", extra))
+print("csv:  " .. X.write_csv(motiv, out .. "/motivation.csv", extra))
 for _, f in ipairs { { fig11, "fig11", "Fig. 11: victim caching variants, IPC normalized to Best-SWL" },
-                     { fig12, "fig12", "Fig. 12: Linebacker and PCAL, IPC normalized to Best-SWL" } } do
+                     { fig12, "fig12", "Fig. 12: Linebacker, PCAL, CERF and CacheExt, IPC normalized to Best-SWL" },
+                     { motiv, "motivation", "Best-SWL and CacheExt, IPC normalized to the baseline" } } do
   for _, ext in ipairs { "svg", "png" } do
     local path, err = X.plot(f[1], out .. "/" .. f[2] .. "." .. ext, { title = f[3] })
     print(path and ("plot: " .. path) or ("plot: " .. err))
