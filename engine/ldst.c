@@ -100,9 +100,7 @@ static void trk_done(struct mw_ldst *u, uint32_t id, uint64_t t, uint64_t t_crea
 /* The warp's age rank among the SM's resident warps (0 = oldest), in bins of 8 (sm.*_age* counters). */
 static int age_bin(const struct mw_sim *s, int sm, int w)
 {
-    uint64_t age = mw_warp_age(s, sm, w);
-    int r = 0, n = mw_max_warps(s);
-    for (int i = 0; i < n; i++) r += mw_warp_active(s, sm, i) && mw_warp_age(s, sm, i) < age;
+    int r = mw_warp_age_rank(s, sm, w);
     return r / 8 < MW_SM_AGE_BINS ? r / 8 : MW_SM_AGE_BINS - 1;
 }
 

@@ -58,6 +58,8 @@ int mw_max_warps(const struct mw_sim *s);                    /* warp slots per S
 int mw_n_schedulers(const struct mw_sim *s);
 uint64_t mw_warp_age(const struct mw_sim *s, int sm, int w); /* launch order: smaller = older */
 bool mw_warp_active(const struct mw_sim *s, int sm, int w);
+/* How many of the SM's active warps are older than warp w (0 = the oldest); kept as warps launch and exit. */
+int mw_warp_age_rank(const struct mw_sim *s, int sm, int w);
 bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w); /* waiting at __syncthreads */
 int mw_warp_cta(const struct mw_sim *s, int sm, int w);      /* hardware CTA slot */
 const struct mw_inst *mw_warp_next_inst(const struct mw_sim *s, int sm, int w); /* NULL if none decoded */

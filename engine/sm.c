@@ -268,6 +268,8 @@ int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw
         wp->cta_slot = (uint16_t)slot;
         wp->warp_in_cta = placed++;
         wp->age = s->warp_seq++;
+        wp->age_rank = (uint8_t)(sm->n_ranked < 255 ? sm->n_ranked : 255); /* the youngest: ages only grow */
+        sm->n_ranked++;
         if (!sm->l1i) fetch(s, sm, wp);
         fetch_mark(sm, w);
         if (s->failed) {
@@ -416,6 +418,11 @@ static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
 {
     struct mw_warp *wp = &sm->warps[w];
     wp->state = MW_W_EXITED;
+    sm->n_ranked--;
+    for (int i = 0; i < sm->nwarps; i++) { /* the younger active warps move up one */
+        struct mw_warp *x = &sm->warps[i];
+        if ((x->state == MW_W_ACTIVE || x->state == MW_W_BARRIER) && x->age > wp->age && x->age_rank < 255) x->age_rank--;
+    }
     fetch_mark(sm, w);
     set_live(sm, w, false);
     struct mw_cta_slot *cs = &sm->ctas[wp->cta_slot];
@@ -897,6 +904,16 @@ bool mw_warp_active(const struct mw_sim *s, int sm, int w)
 {
     int st = s->sms[sm].warps[w].state;
     return st == MW_W_ACTIVE || st == MW_W_BARRIER;
+}
+int mw_warp_age_rank(const struct mw_sim *s, int sm, int w)
+{
+    const struct mw_sm *m = &s->sms[sm];
+    const struct mw_warp *wp = &m->warps[w];
+    if ((wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER) && wp->age_rank < 255) return wp->age_rank;
+    int r = 0; /* an exited warp (its loads still in the LD/ST unit), or past the kept range: counted */
+    for (int i = 0; i < m->nwarps; i++)
+        r += (m->warps[i].state == MW_W_ACTIVE || m->warps[i].state == MW_W_BARRIER) && m->warps[i].age < wp->age;
+    return r;
 }
 bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].state == MW_W_BARRIER; }
 int mw_warp_cta(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].cta_slot; }

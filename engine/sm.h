@@ -28,6 +28,7 @@ struct mw_warp {
     /* the scheduling policy's remembered qualify verdict for the head instruction (0 none, 1 yes, 2 no) and
      * what it was given under (engine/sm.c qualified()) */
     uint8_t qv;
+    uint8_t age_rank;     /* active: how many of the SM's active warps are older (mw_warp_age_rank) */
     uint8_t hv;           /* the head's registers were found ready (they stay so until the head changes: one writer
                            * per register in flight, as issue checks destinations too) */
     uint64_t q_mshr, q_issue, q_recheck, q_until;
@@ -61,6 +62,7 @@ struct mw_sm {
     int ib_mask;          /* ib_cap - 1; ib_cap is a power of two above sm.ibuffer_size (decoded + look-ahead) */
     struct mw_cta_slot *ctas;
     int resident_ctas, resident_warps, resident_threads;
+    int n_ranked;                /* active warps (launched, not exited): the next launched warp's age rank */
     int64_t free_regs, free_shmem;
     uint16_t **sched_warps; int *sched_nwarps; /* static warp -> scheduler split */
     uint64_t *live;       /* per scheduler, live_words words: bit i set while warp sched_warps[k][i] is active or at a barrier */
