@@ -179,7 +179,6 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
 void mw_sim_interrupt(struct mw_sim *s) { s->interrupt = 1; }
 void mw_sim_stop_before_kernel(struct mw_sim *s, uint64_t k) { s->stop_launch = k; }
 bool mw_sim_stopped_before_kernel(const struct mw_sim *s) { return s->stopped_launch; }
-uint64_t mw_sim_warp_insts_issued(const struct mw_sim *s) { return s->inst_seq; }
 bool mw_sim_at_max_warp_insts(const struct mw_sim *s)
 {
     return s->cfg.sim.max_warp_insts && !s->done && s->inst_seq >= (uint64_t)s->cfg.sim.max_warp_insts;

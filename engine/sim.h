@@ -34,8 +34,7 @@ bool mw_sim_done(const struct mw_sim *s);
  * Kernel k's own counters: those at the stop for k+1 (or at the end of the run) minus those at the stop for k. */
 void mw_sim_stop_before_kernel(struct mw_sim *s, uint64_t k);
 bool mw_sim_stopped_before_kernel(const struct mw_sim *s);
-/* Warp instructions issued so far (what sim.max_warp_insts counts), and whether that limit stopped the run. */
-uint64_t mw_sim_warp_insts_issued(const struct mw_sim *s);
+/* Whether sim.max_warp_insts (the warp instructions issued so far reached it) stopped the run. */
 bool mw_sim_at_max_warp_insts(const struct mw_sim *s);
 
 /* Ask a running mw_sim_run to return at the next cycle boundary (safe from a signal handler). */

@@ -104,11 +104,17 @@ void mw_sm_fini(struct mw_sm *sm)
 }
 
 /* Keep warp w's bit in the fetch stage's set of warps that may fetch current (with an L1I). */
+/* Launched and not exited (running or at a barrier). */
+static inline bool warp_active(const struct mw_warp *wp)
+{
+    return wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER;
+}
+
 static inline void fetch_mark(struct mw_sm *sm, int w)
 {
     if (!sm->l1i) return;
     const struct mw_warp *wp = &sm->warps[w];
-    bool on = (wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER) && !wp->imiss && !wp->ib_n && w != sm->fb_warp;
+    bool on = warp_active(wp) && !wp->imiss && !wp->ib_n && w != sm->fb_warp;
     uint64_t bit = 1ull << (w & 63);
     sm->fetchable[w >> 6] = on ? sm->fetchable[w >> 6] | bit : sm->fetchable[w >> 6] & ~bit;
 }
@@ -421,7 +427,7 @@ static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
     sm->n_ranked--;
     for (int i = 0; i < sm->nwarps; i++) { /* the younger active warps move up one */
         struct mw_warp *x = &sm->warps[i];
-        if ((x->state == MW_W_ACTIVE || x->state == MW_W_BARRIER) && x->age > wp->age && x->age_rank < 255) x->age_rank--;
+        if (warp_active(x) && x->age > wp->age && x->age_rank < 255) x->age_rank--;
     }
     fetch_mark(sm, w);
     set_live(sm, w, false);
@@ -902,17 +908,16 @@ void mw_l1d_flush(struct mw_sim *s, int sm)
 uint64_t mw_warp_age(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].age; }
 bool mw_warp_active(const struct mw_sim *s, int sm, int w)
 {
-    int st = s->sms[sm].warps[w].state;
-    return st == MW_W_ACTIVE || st == MW_W_BARRIER;
+    return warp_active(&s->sms[sm].warps[w]);
 }
 int mw_warp_age_rank(const struct mw_sim *s, int sm, int w)
 {
     const struct mw_sm *m = &s->sms[sm];
     const struct mw_warp *wp = &m->warps[w];
-    if ((wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER) && wp->age_rank < 255) return wp->age_rank;
+    if (warp_active(wp) && wp->age_rank < 255) return wp->age_rank;
     int r = 0; /* an exited warp (its loads still in the LD/ST unit), or past the kept range: counted */
     for (int i = 0; i < m->nwarps; i++)
-        r += (m->warps[i].state == MW_W_ACTIVE || m->warps[i].state == MW_W_BARRIER) && m->warps[i].age < wp->age;
+        r += warp_active(&m->warps[i]) && m->warps[i].age < wp->age;
     return r;
 }
 bool mw_warp_at_barrier(const struct mw_sim *s, int sm, int w) { return s->sms[sm].warps[w].state == MW_W_BARRIER; }
@@ -996,7 +1001,7 @@ static int cta_set_active(struct mw_sim *s, int sm, int cta, bool on)
     cs->inactive = !on;
     for (int w = 0; w < p->nwarps; w++) {
         struct mw_warp *wp = &p->warps[w];
-        if (wp->cta_slot == cta && (wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER)) set_live(p, w, on);
+        if (wp->cta_slot == cta && warp_active(wp)) set_live(p, w, on);
     }
     if (on) p->st.ctas_reactivated++;
     else p->st.ctas_deactivated++;

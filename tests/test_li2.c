@@ -6,13 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "kgen.h"
-#include "sim.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "simrun.h"
 
 static uint64_t g_base;
 static uint64_t ld(const struct mw_tctx *t, int64_t it, const void *d)
@@ -50,23 +44,12 @@ static void base_config(struct mw_config *c, const char *extra)
         if (sets[i]) assert_int_equal(mw_config_set(c, sets[i], &e), 0);
 }
 
-static double stat(struct mw_stat_list *l, const char *name)
-{
-    const struct mw_stat_entry *s = mw_stat_list_get(l, name);
-    if (!s) fail_msg("no stat '%s'", name);
-    return s->value;
-}
-
+/* Run w on c to completion and keep every statistic (tests/simrun.h). */
 static void run_collect(const struct mw_config *c, struct mw_workload *w, struct mw_stat_list *l)
 {
-    struct mw_err e;
-    struct mw_sim *s = mw_sim_create(c, &e);
-    if (!s) fail_msg("create: %s", e.msg);
-    assert_int_equal(mw_sim_set_workload(s, w, &e), 0);
-    int rc = mw_sim_run(s, 0, &e);
-    if (rc != 1) fail_msg("run: %d %s", rc, e.msg);
-    mw_stat_list_init(l);
-    assert_int_equal(mw_sim_stats(s, l, true), 0);
+    struct mw_sim *s = sr_sim(c, w);
+    sr_run(s, 0, "run");
+    sr_stats(s, l);
     mw_sim_destroy(s);
 }
 
@@ -79,7 +62,7 @@ static double seg_sum(struct mw_stat_list *l, const char *const *names, size_t n
     for (size_t i = 0; i < n; i++) {
         char name[64];
         snprintf(name, sizeof name, fmt, names[i]);
-        sum += stat(l, name);
+        sum += sr_stat(l, name);
     }
     return sum;
 }
@@ -105,21 +88,21 @@ static void test_single_miss(void **st)
     open_load(&w, 32, 0x100000);
     struct mw_stat_list l;
     run_collect(&c, &w, &l);
-    assert_int_equal((uint64_t)stat(&l, "sm.lat_n"), 1);
-    assert_int_equal((uint64_t)stat(&l, "l2.fill_lat_n"), 1);
+    assert_int_equal((uint64_t)sr_stat(&l, "sm.lat_n"), 1);
+    assert_int_equal((uint64_t)sr_stat(&l, "l2.fill_lat_n"), 1);
     const double want[] = {0, 8, 0, 120, 131, 0, 13};
     for (size_t i = 0; i < 7; i++) {
         char n[64];
         snprintf(n, sizeof n, "mem.lat_%s", sm_seg[i]);
-        if (stat(&l, n) != want[i]) fail_msg("%s = %g, expected %g", n, stat(&l, n), want[i]);
+        if (sr_stat(&l, n) != want[i]) fail_msg("%s = %g, expected %g", n, sr_stat(&l, n), want[i]);
     }
     const double fwant[] = {0, 100, 30, 1};
     for (size_t i = 0; i < 4; i++) {
         char n[64];
         snprintf(n, sizeof n, "l2.fill_lat_%s", fill_seg[i]);
-        if (stat(&l, n) != fwant[i]) fail_msg("%s = %g, expected %g", n, stat(&l, n), fwant[i]);
+        if (sr_stat(&l, n) != fwant[i]) fail_msg("%s = %g, expected %g", n, sr_stat(&l, n), fwant[i]);
     }
-    assert_int_equal((uint64_t)stat(&l, "mem.max_load_latency"), 272);
+    assert_int_equal((uint64_t)sr_stat(&l, "mem.max_load_latency"), 272);
     mw_stat_list_fini(&l);
 
     /* the configured terms move their own part only: 64 B flits make the reply 3 flits (1 + 8 + 2 = 11), a
@@ -130,10 +113,10 @@ static void test_single_miss(void **st)
     assert_int_equal(mw_config_set(&c, "dram.latency=0", &e), 0);
     open_load(&w, 32, 0x100000);
     run_collect(&c, &w, &l);
-    assert_int_equal((uint64_t)stat(&l, "mem.lat_xbar_reply"), 11);
-    assert_int_equal((uint64_t)stat(&l, "mem.lat_l2_pipe"), 20);
-    assert_int_equal((uint64_t)stat(&l, "l2.fill_lat_to_dram"), 0);
-    assert_int_equal((uint64_t)stat(&l, "mem.lat_l2_wait"), 31); /* 0 + 30 + 1 */
+    assert_int_equal((uint64_t)sr_stat(&l, "mem.lat_xbar_reply"), 11);
+    assert_int_equal((uint64_t)sr_stat(&l, "mem.lat_l2_pipe"), 20);
+    assert_int_equal((uint64_t)sr_stat(&l, "l2.fill_lat_to_dram"), 0);
+    assert_int_equal((uint64_t)sr_stat(&l, "mem.lat_l2_wait"), 31); /* 0 + 30 + 1 */
     mw_stat_list_fini(&l);
 }
 
@@ -147,10 +130,10 @@ static void test_perfect_dram_part(void **st)
     open_load(&w, 32, 0x100000);
     struct mw_stat_list l;
     run_collect(&c, &w, &l);
-    assert_int_equal((uint64_t)stat(&l, "l2.fill_lat_dram"), 0);
-    assert_int_equal((uint64_t)stat(&l, "l2.fill_lat_to_dram"), 100);
-    assert_int_equal((uint64_t)stat(&l, "mem.lat_l2_wait"), 101); /* 100 + 0 + 1 */
-    assert_int_equal((uint64_t)stat(&l, "mem.max_load_latency"), 272 - 30);
+    assert_int_equal((uint64_t)sr_stat(&l, "l2.fill_lat_dram"), 0);
+    assert_int_equal((uint64_t)sr_stat(&l, "l2.fill_lat_to_dram"), 100);
+    assert_int_equal((uint64_t)sr_stat(&l, "mem.lat_l2_wait"), 101); /* 100 + 0 + 1 */
+    assert_int_equal((uint64_t)sr_stat(&l, "mem.max_load_latency"), 272 - 30);
     mw_stat_list_fini(&l);
 }
 
@@ -170,17 +153,17 @@ static void test_parts_add_up(void **st)
         struct mw_stat_list l;
         run_collect(&c, &w, &l);
         uint64_t n = (uint64_t)threads[k] / 32;
-        assert_int_equal((uint64_t)stat(&l, "sm.lat_n"), n);
-        assert_int_equal((uint64_t)stat(&l, "sm.load_latency_count"), n);
-        assert_int_equal((uint64_t)stat(&l, "l2.fill_lat_n"), n);
+        assert_int_equal((uint64_t)sr_stat(&l, "sm.lat_n"), n);
+        assert_int_equal((uint64_t)sr_stat(&l, "sm.load_latency_count"), n);
+        assert_int_equal((uint64_t)sr_stat(&l, "l2.fill_lat_n"), n);
         double parts = seg_sum(&l, sm_seg, 7, "sm.lat_%s");
-        assert_int_equal((uint64_t)parts, (uint64_t)stat(&l, "sm.load_latency_sum"));
+        assert_int_equal((uint64_t)parts, (uint64_t)sr_stat(&l, "sm.load_latency_sum"));
         double fill = seg_sum(&l, fill_seg, 4, "l2.fill_lat_%s");
-        assert_int_equal((uint64_t)fill, (uint64_t)stat(&l, "sm.lat_l2_wait"));
-        assert_int_equal((uint64_t)stat(&l, "sm.lat_l2_pipe"), 120 * n);
+        assert_int_equal((uint64_t)fill, (uint64_t)sr_stat(&l, "sm.lat_l2_wait"));
+        assert_int_equal((uint64_t)sr_stat(&l, "sm.lat_l2_pipe"), 120 * n);
         if (k == 1) {
-            double queued = stat(&l, "sm.lat_l1") + stat(&l, "sm.lat_l2_replyq") +
-                            stat(&l, "sm.lat_xbar_reply") - 13.0 * (double)n;
+            double queued = sr_stat(&l, "sm.lat_l1") + sr_stat(&l, "sm.lat_l2_replyq") +
+                            sr_stat(&l, "sm.lat_xbar_reply") - 13.0 * (double)n;
             assert_true(queued > 0);
         }
         mw_stat_list_fini(&l);
