@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "policy.h"
+#include "rf_banks.h"
+#include "sched_state.h"
 #include "sim.h"
 
 enum { LB_FULL = 0, LB_SVC, LB_VC };
@@ -30,6 +32,8 @@ struct lb_params {
     bool empty_window_disables; /* after window 2, a window without a high-locality load ends monitoring */
     bool cancel_backup;   /* re-activating a CTA whose backup has not completed reads nothing back */
     bool relocate;        /* a launched or restored CTA takes the lowest free register block (§4.1 "update FRN") */
+    int64_t rf_banks;     /* register-file banks (0: no bank model) */
+    bool rf_bank_warp_skew; /* operand bank = (register + warp) mod banks */
 };
 #define P(f, t, d, lo, hi, ch, h) MW_PARAM(struct lb_params, f, t, d, lo, hi, ch, h)
 static const struct mw_param_desc lb_params_desc[] = {
@@ -44,7 +48,7 @@ static const struct mw_param_desc lb_params_desc[] = {
     P(rn_offset, MW_PP_INT, "512", 0, 1 << 20, NULL, "[A1] Offset of Eq. 2 in warp registers (the paper: 511 / RN 512)"),
     P(vp_latency, MW_PP_INT, "3", 0, 1000, NULL, "core cycles to probe one VP; VPs are probed one after another"),
     P(rf_latency, MW_PP_INT, "1", 0, 1000, NULL,
-      "(inferred) core cycles to read a victim line from the RF beyond an L1D hit; RF bank conflicts not modelled"),
+      "(inferred) core cycles to read a victim line from the RF beyond an L1D hit, before any bank wait"),
     P(buffer_entries, MW_PP_INT, "6", 1, 1024, NULL, "backup / restore buffer entries (one 128 B line each)"),
     P(min_active_ctas, MW_PP_INT, "1", 1, 64, NULL, "(inferred) throttling never leaves fewer active CTAs"),
     P(backup_base, MW_PP_INT, "3221225472", 0, 1e15, NULL,
@@ -60,6 +64,13 @@ static const struct mw_param_desc lb_params_desc[] = {
     P(relocate, MW_PP_BOOL, "true", 0, 0, NULL,
       "(inferred, §4.1: a restore updates FRN) a launched or restored CTA takes the lowest free block of #reg "
       "registers, so the registers freed by throttling stay at the top; false: CTA slot c owns block c"),
+    P(rf_banks, MW_PP_INT, "16", 0, RFB_MAX_BANKS, NULL,
+      "register-file banks with arbitration (policies/rf_banks.h): victim reads and writes, backup reads and restore "
+      "writes take the bank of their warp register and wait for operand reads (GPGPU-Sim 3.2.2's GTX480 "
+      "-gpgpu_num_reg_banks 16); 0 = no bank model (victim accesses never wait)"),
+    P(rf_bank_warp_skew, MW_PP_BOOL, "false", 0, 0, NULL,
+      "operand reads of warp w use bank (register + w) mod banks (GPGPU-Sim -gpgpu_reg_bank_use_warp_id, off "
+      "by default)"),
 };
 #undef P
 
@@ -260,6 +271,7 @@ struct lb_op {
     bool restore, cancelled;
     uint64_t addr;
     int lines, issued, done;
+    int rn0;      /* first warp register of the CTA's block (-1: unknown), for the bank model */
 };
 struct lb_sm {
     int mode, win;
@@ -285,6 +297,9 @@ struct lb_state {
     int c_reg_hits, c_inserts, c_store_inv, c_throttles, c_reacts, c_backup, c_restore, c_sel, c_hpcs, c_monwin,
         c_disabled, c_vp_windows, c_windows, c_drops, c_cancels, c_peak, c_cacheext;
     int64_t peak_regs;
+    struct rfb_sm *rfb;      /* per SM, NULL without a bank model */
+    struct rfb_count rfc;
+    int c_rf_reads, c_rf_conf, c_rf_acc, c_rf_aconf, c_rf_wait;
 };
 
 static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
@@ -311,6 +326,14 @@ static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
     st->c_peak = mw_policy_counter(pi, "peak_reg_bytes", "most register bytes allocated on one SM at once");
     st->c_cacheext = mw_policy_counter(pi, "cacheext_l1d_bytes",
                                        "CacheExt's L1D: this L1D + the SUR (RF - peak_reg_bytes) in whole sets");
+    st->c_rf_reads = mw_policy_counter(pi, "rf_operand_reads", "source-register reads of issued instructions (bank model)");
+    st->c_rf_conf = mw_policy_counter(pi, "rf_bank_conflicts",
+                                      "register-file accesses that found their bank taken: operand reads + the rest");
+    st->c_rf_acc = mw_policy_counter(pi, "rf_cache_accesses",
+                                     "register-file accesses that are not operand reads: victim line reads and writes, "
+                                     "backup reads, restore writes");
+    st->c_rf_aconf = mw_policy_counter(pi, "rf_cache_conflicts", "rf_cache_accesses that waited for their bank");
+    st->c_rf_wait = mw_policy_counter(pi, "rf_cache_wait", "core cycles rf_cache_accesses waited for their banks");
     return 0;
 }
 static void lb_destroy(struct mw_policy_inst *pi)
@@ -320,6 +343,7 @@ static void lb_destroy(struct mw_policy_inst *pi)
     if (st->sm)
         for (int i = 0; i < st->nsms; i++) free(st->sm[i].vtt.e);
     free(st->sm);
+    free(st->rfb);
     free(st);
     pi->state = NULL;
 }
@@ -362,7 +386,37 @@ static void lb_start(struct mw_policy_inst *pi)
         for (int c = 0; c < LB_MAXCTA; c++) m->blk[c] = -1;
         sm_kernel_reset(st, p, m);
     }
+    if (p->rf_banks > 0) {
+        st->rfb = calloc((size_t)st->nsms, sizeof *st->rfb);
+        if (!st->rfb) abort();
+    }
     mw_window_set(pi, (uint64_t)p->window);
+}
+
+/* ---- register-file banks ---- */
+static void rf_sync(struct mw_policy_inst *bi)
+{
+    struct lb_state *st = bi->state;
+    bi->counters.v[st->c_rf_reads].value = st->rfc.operand_reads;
+    bi->counters.v[st->c_rf_conf].value = st->rfc.operand_conflicts + st->rfc.victim_conflicts;
+    bi->counters.v[st->c_rf_acc].value = st->rfc.victim_accesses;
+    bi->counters.v[st->c_rf_aconf].value = st->rfc.victim_conflicts;
+    bi->counters.v[st->c_rf_wait].value = st->rfc.victim_wait;
+}
+/* A line read or written in warp register rn of SM sm now: the cycles it waits for its bank (0 without banks). */
+static int rf_access(struct mw_policy_inst *bi, int sm, int rn)
+{
+    struct lb_state *st = bi->state;
+    const struct lb_params *p = bi->params;
+    if (!st->rfb || rn < 0) return 0;
+    int d = rfb_victim(&st->rfb[sm], &st->rfc, rn, mw_now(bi->sim), (int)p->rf_banks);
+    rf_sync(bi);
+    return d;
+}
+/* The warp register of VTT way w of set x (Eq. 2). */
+static int vtt_rn(const struct lb_params *p, const struct lb_vtt *v, int x, int w)
+{
+    return lb_rn((int)p->rn_offset, w / v->vp_ways, v->sets, v->vp_ways, x, w % v->vp_ways);
 }
 
 /* LRN: the last warp register of a block held by a CTA slot (resident and not backed up), -1 if none. Without
@@ -394,7 +448,8 @@ static void ops_push(struct mw_policy_inst *pi, int sm, int cta, bool restore, u
     struct lb_sm *m = &st->sm[sm];
     if (m->op_n == LB_OPS) return; /* cannot happen: at most one backup and one restore per CTA slot */
     struct lb_op *o = &m->ops[(m->op_head + m->op_n++) % LB_OPS];
-    *o = (struct lb_op){.cta = cta, .restore = restore, .addr = addr, .lines = m->cta_wregs};
+    *o = (struct lb_op){.cta = cta, .restore = restore, .addr = addr, .lines = m->cta_wregs,
+                        .rn0 = m->blk[cta] >= 0 ? m->blk[cta] * m->cta_wregs : -1};
     ops_pump(pi, sm);
 }
 static void op_complete(struct mw_policy_inst *pi, int sm, const struct lb_op *o)
@@ -429,6 +484,7 @@ static void ops_pump(struct mw_policy_inst *pi, int sm)
         }
         while (o->issued < o->lines && m->inflight < p->buffer_entries) {
             mw_inject(pi->sim, sm, o->addr + (uint64_t)o->issued * 128u, 128, !o->restore, LB_TAG | o->restore);
+            if (!o->restore && o->rn0 >= 0) rf_access(pi, sm, o->rn0 + o->issued); /* the backup reads the register */
             mw_policy_count(pi, o->restore ? st->c_restore : st->c_backup, 128);
             o->issued++;
             m->inflight++;
@@ -625,7 +681,11 @@ static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
     case MW_EV_INJECT_DONE:
         if ((ev->value & ~1u) != LB_TAG) break;
         if (m->inflight) m->inflight--;
-        if (m->op_n) m->ops[m->op_head].done++;
+        if (m->op_n) {
+            struct lb_op *o = &m->ops[m->op_head];
+            if (o->restore && o->rn0 >= 0) rf_access(pi, ev->sm, o->rn0 + o->done); /* restored into the RF */
+            o->done++;
+        }
         ops_pump(pi, ev->sm);
         break;
     default: break;
@@ -653,8 +713,13 @@ static void r_evicted(struct mw_policy_inst *pi, int sm, int set, int way, const
     if (m->mode == LB_MODE_MON) {
         vtt_insert(&m->vtt, NULL, set, l->line); /* tag only */
     } else if (m->mode == LB_MODE_ON && (p->variant == LB_VC || (m->sel >> h & 1u))) {
-        if (vtt_insert(&m->vtt, &m->vps, set, l->line) >= 0) mw_policy_count(pi->bundle, st->c_inserts, 1);
-        else mw_policy_count(pi->bundle, st->c_drops, 1);
+        int w = vtt_insert(&m->vtt, &m->vps, set, l->line);
+        if (w >= 0) {
+            mw_policy_count(pi->bundle, st->c_inserts, 1);
+            rf_access(pi->bundle, sm, vtt_rn(p, &m->vtt, set, w)); /* the line written into its register */
+        } else {
+            mw_policy_count(pi->bundle, st->c_drops, 1);
+        }
     }
 }
 static uint32_t r_probe(struct mw_policy_inst *pi, int sm, int set, uint64_t line, uint8_t sectors, int warp,
@@ -670,7 +735,8 @@ static uint32_t r_probe(struct mw_policy_inst *pi, int sm, int set, uint64_t lin
     if (w < 0) return 0;
     vtt_at(&m->vtt, set, w)->lru = ++m->vtt.clock;
     mw_policy_count(pi->bundle, st->c_reg_hits, 1);
-    return (uint32_t)(st->hit_latency + probes * (int)p->vp_latency + (int)p->rf_latency);
+    int wait = rf_access(pi->bundle, sm, vtt_rn(p, &m->vtt, set, w)); /* the line read out of its register */
+    return (uint32_t)(st->hit_latency + probes * (int)p->vp_latency + (int)p->rf_latency + wait);
 }
 static int r_victim(struct mw_policy_inst *pi, int sm, int set, const struct mw_line_view *ways,
                     const uint8_t *evictable, int assoc)
@@ -703,6 +769,28 @@ static const struct mw_cta_throttle_ops lb_cta = {
     .limit = t_limit,
 };
 
+/* ---- warp_scheduler member: GTO, whose issued instructions' operand reads take their RF banks ---- */
+static int s_pick(struct mw_policy_inst *pi, int sm, int sched, const uint16_t *ready, int n)
+{
+    return mw_sched_gto_pick(pi, sm, ((int *)pi->state)[mw_sched_index(pi, sm, sched)], ready, n);
+}
+static void s_issued(struct mw_policy_inst *pi, int sm, int sched, int w, const struct mw_inst *in)
+{
+    mw_sched_last_issued(pi, sm, sched, w, in);
+    struct lb_state *st = pi->bundle->state;
+    const struct lb_params *p = pi->bundle->params;
+    if (!st->rfb || sm >= st->nsms) return;
+    rfb_operands(&st->rfb[sm], &st->rfc, in, w, mw_now(pi->sim), (int)p->rf_banks, p->rf_bank_warp_skew);
+    rf_sync(pi->bundle);
+}
+static const struct mw_warp_sched_ops lb_sched = {
+    .base = {.point = MW_PT_WARP_SCHED, .name = "linebacker_gto",
+             .desc = "GTO (the paper's scheduler); operand reads take register-file banks",
+             .create = mw_sched_last_create, .destroy = mw_sched_last_destroy},
+    .pick = s_pick,
+    .issued = s_issued,
+};
+
 static const struct mw_bundle_ops linebacker = {
     .base = {.point = MW_PT_BUNDLE, .name = "linebacker",
              .desc = "Linebacker (ISCA'19): LM-selected L1D victims in idle registers, IPC-driven CTA throttling",
@@ -712,7 +800,8 @@ static const struct mw_bundle_ops linebacker = {
                        MW_EVB(MW_EV_L1D_MISS) | MW_EVB(MW_EV_L1D_STORE) | MW_EVB(MW_EV_CTA_LAUNCH) |
                        MW_EVB(MW_EV_CTA_DONE) | MW_EVB(MW_EV_INJECT_DONE),
              .create = lb_create, .destroy = lb_destroy, .on_event = lb_event, .start = lb_start},
-    .members = {[MW_PT_REPLACEMENT] = &lb_repl.base, [MW_PT_CTA_THROTTLE] = &lb_cta.base},
+    .members = {[MW_PT_WARP_SCHED] = &lb_sched.base, [MW_PT_REPLACEMENT] = &lb_repl.base,
+                [MW_PT_CTA_THROTTLE] = &lb_cta.base},
 };
 
 MW_REGISTER_POLICIES(&linebacker.base);
