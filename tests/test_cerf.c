@@ -96,12 +96,50 @@ static void test_victim_served_and_store_invalidates(void **st)
     mw_stat_list_fini(&a), mw_stat_list_fini(&b);
 }
 
+/* Bundle `cerf` (the same replacement, plus GTO whose operand reads take RF banks): the register part's way k of
+ * set x is warp register wregs - 1 - (k sets + x): linebacker.yaml (2,048 warp registers, 48 sets) way 2 of set 5:
+ * 2,047 - 101 = 1,946; gtx480.yaml (1,024, 32 sets) way 0 of set 0: 1,023 (bank 15 of 16). The keep run as above
+ * under the bundle: operand reads R0 (six loads) and R2 (six ALUs): 12; A written into register 1,023 and read back:
+ * 2 accesses; one warp, each load waited for: no conflict, so the same cycles as replacement `cerf`; with 0 banks
+ * nothing is counted and the run is the replacement's too. */
+static void test_bundle_banks(void **st)
+{
+    (void)st;
+    assert_int_equal(cerf_rn(2048, 48, 5, 2), 1946);
+    assert_int_equal(cerf_rn(1024, 32, 0, 0), 1023);
+    struct mw_err e;
+    struct mw_stat_list a, b, c;
+    static const char *const k[] = {"rf_banks"}, *const v0[] = {"0"};
+    struct mw_sim *s = prog_sim(&keep_prog, (const char *const[]){PI_ONE_SM}, 1);
+    if (mw_sim_set_policy(s, MW_PT_BUNDLE, &cerf_bundle.base, NULL, NULL, 0, &e)) fail_msg("cerf: %s", e.msg);
+    run_stats(s, "bundle, banks", &a);
+    mw_sim_destroy(s);
+    s = prog_sim(&keep_prog, (const char *const[]){PI_ONE_SM}, 1);
+    if (mw_sim_set_policy(s, MW_PT_BUNDLE, &cerf_bundle.base, k, v0, 1, &e)) fail_msg("cerf: %s", e.msg);
+    run_stats(s, "bundle, no banks", &b);
+    mw_sim_destroy(s);
+    s = cerf_sim(&keep_prog);
+    run_stats(s, "replacement", &c);
+    mw_sim_destroy(s);
+    assert_int_equal(sr_stat(&a, "policy.bundle.reg_hits"), 1);
+    assert_int_equal(sr_stat(&a, "policy.bundle.inserts"), 1);
+    assert_int_equal(sr_stat(&a, "policy.bundle.rf_operand_reads"), 12);
+    assert_int_equal(sr_stat(&a, "policy.bundle.rf_cache_accesses"), 2);
+    assert_int_equal(sr_stat(&a, "policy.bundle.rf_bank_conflicts"), 0);
+    assert_int_equal(sr_stat(&b, "policy.bundle.rf_operand_reads"), 0);
+    assert_int_equal(sr_stat(&b, "policy.bundle.rf_cache_accesses"), 0);
+    assert_int_equal(sr_stat(&a, "gpu.cycles"), sr_stat(&c, "gpu.cycles"));
+    assert_int_equal(sr_stat(&b, "gpu.cycles"), sr_stat(&c, "gpu.cycles"));
+    mw_stat_list_fini(&a), mw_stat_list_fini(&b), mw_stat_list_fini(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_register_ways),
         cmocka_unit_test(test_register_part),
         cmocka_unit_test(test_victim_served_and_store_invalidates),
+        cmocka_unit_test(test_bundle_banks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,40 @@ static void test_store_invalidates_victim_line(void **st)
     mw_stat_list_fini(&a), mw_stat_list_fini(&b);
 }
 
+/* The same two runs with the RF bank model (16 banks, bank = register mod 16). The program reads R0 (each load's
+ * address) and R2 (each ALU waits on the load's R2): 6 + 6 = 12 operand reads in the first run; 5 + 5, the store's
+ * R0, then 1 + 1: 13 in the second. Victim accesses: A written at the fifth load's fill and read by the sixth load
+ * (2); with the store, A and then B written (2) and nothing read. A sits in VP 0, set 0, way 0: RN 512 (Eq. 2,
+ * Offset 512), bank 0, the bank of R0; B in way 1, RN 513, bank 1. One warp issues one instruction at a time and
+ * each load is waited for, so no two accesses meet in a cycle: the load reads R0 at issue and reaches L1D (and the
+ * probe) cycles later. No conflict, and the run takes as long as without banks. */
+static void test_victim_accesses_take_banks(void **st)
+{
+    (void)st;
+    static const char *const k[] = {"variant", "rf_banks"}, *const v16[] = {"vc", "16"}, *const v0[] = {"vc", "0"};
+    struct mw_stat_list a, b, c;
+    struct mw_sim *s = lb_sim(prog_sim(&vs_keep_prog, (const char *const[]){PI_ONE_SM}, 1), k, v16, 2);
+    run_stats(s, "victim kept, banks", &a);
+    mw_sim_destroy(s);
+    s = lb_sim(prog_sim(&vs_store_prog, (const char *const[]){PI_ONE_SM}, 1), k, v16, 2);
+    run_stats(s, "victim stored to, banks", &b);
+    mw_sim_destroy(s);
+    s = lb_sim(prog_sim(&vs_keep_prog, (const char *const[]){PI_ONE_SM}, 1), k, v0, 2);
+    run_stats(s, "victim kept, no banks", &c);
+    mw_sim_destroy(s);
+    assert_int_equal(sr_stat(&a, "policy.bundle.rf_operand_reads"), 12);
+    assert_int_equal(sr_stat(&a, "policy.bundle.rf_cache_accesses"), 2);
+    assert_int_equal(sr_stat(&a, "policy.bundle.rf_bank_conflicts"), 0);
+    assert_int_equal(sr_stat(&b, "policy.bundle.rf_operand_reads"), 13);
+    assert_int_equal(sr_stat(&b, "policy.bundle.rf_cache_accesses"), 2);
+    assert_int_equal(sr_stat(&b, "policy.bundle.rf_bank_conflicts"), 0);
+    assert_int_equal(sr_stat(&c, "policy.bundle.rf_operand_reads"), 0);
+    assert_int_equal(sr_stat(&c, "policy.bundle.rf_cache_accesses"), 0);
+    assert_int_equal(sr_stat(&a, "gpu.cycles"), sr_stat(&c, "gpu.cycles"));
+    assert_int_equal(sr_stat(&a, "l1d.victim_hits"), 1);
+    mw_stat_list_fini(&a), mw_stat_list_fini(&b), mw_stat_list_fini(&c);
+}
+
 /* SYRK tiny on one SM of linebacker.yaml: one kernel of 4 CTAs (256 threads, 16 registers each: 128 warp
  * registers, R = 16 KB of backup per CTA), all resident from the start. With 8000-cycle windows (a backup of 128
  * lines through the 6-entry buffer takes about 4,700 cycles here, so each ends within its window) and the upper bound
@@ -527,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_ipc_dead_band),
         cmocka_unit_test(test_vtt_store_invalidation),
         cmocka_unit_test(test_store_invalidates_victim_line),
+        cmocka_unit_test(test_victim_accesses_take_banks),
         cmocka_unit_test(test_lifo_backup_pointer),
         cmocka_unit_test(test_cancelled_backup_reads_nothing_back),
         cmocka_unit_test(test_register_blocks),
