@@ -1,5 +1,8 @@
--- Linebacker (Oh et al., ISCA'19; spec/002_linebacker.md): Fig. 11 (Victim Caching, Selective Victim Caching,
--- Throttling+SVC) and Fig. 12 (Linebacker, PCAL and CERF) normalized to Best-SWL, and the motivation's Best-SWL and
+-- Linebacker (Oh et al., ISCA'19; spec/002_linebacker.md): Fig. 10 (VP associativity), Fig. 11 (Victim Caching,
+-- Selective Victim Caching, Throttling+SVC) and Fig. 12 (Linebacker, PCAL and CERF) normalized to Best-SWL, Fig. 13
+-- (hit / miss / bypass / register-hit breakdown), Fig. 14 (L1D 16-128 KB, not in quick), Fig. 16 (RF bank conflicts)
+-- and Fig. 17 (off-chip traffic) normalized to the baseline, the motivation table (cache sensitivity at 192 KB vs
+-- 48 KB, L1D miss ratio, SUR per app beside Table 2's classes), and the motivation's Best-SWL and
 -- CacheExt normalized to the baseline (§2.4), with geometric means, on the paper's machine
 -- (experiments/configs/linebacker.yaml). CacheExt is the baseline with L1D enlarged by the app's statically unused
 -- registers (SUR), the size the Linebacker bundle measures in the app's SVC run (policy.bundle.cacheext_l1d_bytes). Best-SWL is an oracle over static CTA limits: for each app the
@@ -42,7 +45,9 @@ local swl = { 1, 2, 4, 8 }
 local lb = function(variant)
   return { "policies.bundle=linebacker", "policies.bundle.variant=" .. variant, "policies.bundle.window=" .. window }
 end
-local policies = { { name = "Baseline" } }
+-- the baseline's scheduler is GTO that also counts RF bank conflicts of operand reads (gto_rfbanks: the same
+-- decisions as gto), the denominator of Fig. 16
+local policies = { { name = "Baseline", set = { "policies.warp_scheduler=gto_rfbanks" } } }
 for _, k in ipairs(swl) do
   policies[#policies + 1] = { name = "SWL" .. k, cta_throttle = { impl = "static", max_ctas = k } }
 end
@@ -51,8 +56,32 @@ for _, p in ipairs {
   { name = "SVC", set = lb("svc") },
   { name = "Throttling+SVC", set = lb("lb") },
   { name = "PCAL", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window } },
-  { name = "CERF", replacement = { impl = "cerf" } },
+  { name = "CERF", set = { "policies.bundle=cerf" } },
+  -- the two with the RF bank model off: what the banks cost
+  { name = "LB-nobanks", set = { "policies.bundle=linebacker", "policies.bundle.variant=lb",
+                                 "policies.bundle.window=" .. window, "policies.bundle.rf_banks=0" } },
+  { name = "CERF-nobanks", set = { "policies.bundle=cerf", "policies.bundle.rf_banks=0" } },
 } do policies[#policies + 1] = p end
+-- Fig. 10: VP associativity (4 is Throttling+SVC)
+local vp_ways = { 1, 2, 8, 16, 32 }
+for _, k in ipairs(vp_ways) do
+  local s = lb("lb")
+  s[#s + 1] = "policies.bundle.vp_ways=" .. k
+  policies[#policies + 1] = { name = "LB-VP" .. k, set = s }
+end
+-- Fig. 14: L1D 16-128 KB (48 KB is the machine's), 216 more runs: default and full only (quick would pass 5
+-- minutes on two cores), or quick with MW_LB_FIG14=1; the motivation's 192 KB baseline (cache-sensitive: > 30 %)
+local fig14_on = mode ~= "quick" or os.getenv("MW_LB_FIG14") == "1"
+local l1_sizes = fig14_on and { 16, 64, 96, 128 } or {}
+for _, kb in ipairs(l1_sizes) do
+  local sz = "l1d.size_bytes=" .. kb .. "K"
+  local l = lb("lb")
+  l[#l + 1] = sz
+  policies[#policies + 1] = { name = "Baseline@" .. kb .. "K", set = { sz } }
+  policies[#policies + 1] = { name = "LB@" .. kb .. "K", set = l }
+  policies[#policies + 1] = { name = "CERF@" .. kb .. "K", set = { "policies.bundle=cerf", sz } }
+end
+policies[#policies + 1] = { name = "Baseline@192K", set = { "l1d.size_bytes=192K" } }
 
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 local jobs = tonumber(os.getenv("MW_JOBS") or "") or 1
@@ -120,7 +149,11 @@ local extra = { "l1d.miss_rate", "l1d.victim_hits", "l1d.accesses", "l1d.bypasse
                 "policy.bundle.throttles", "policy.bundle.backup_bytes", "policy.bundle.restore_bytes",
                 "policy.bundle.selected_loads", "policy.bundle.disabled", "policy.bundle.vp_windows",
                 "policy.bundle.windows", "policy.bundle.backups_cancelled", "policy.bundle.peak_reg_bytes",
-                "policy.bundle.cacheext_l1d_bytes", "policy.replacement.reg_hits", "dram.reads", "dram.writes" }
+                "policy.bundle.cacheext_l1d_bytes", "policy.bundle.inserts", "policy.bundle.rf_operand_reads",
+                "policy.bundle.rf_bank_conflicts", "policy.bundle.rf_cache_accesses",
+                "policy.bundle.rf_cache_conflicts", "policy.bundle.rf_cache_wait",
+                "policy.warp_scheduler.rf_operand_reads", "policy.warp_scheduler.rf_bank_conflicts", "l1d.hits",
+                "l1d.misses", "dram.reads", "dram.writes" }
 
 print(string.format("Linebacker reproduction, %s (size %s, %d-cycle windows), experiments/configs/linebacker.yaml",
                     mode, size, window))
@@ -147,15 +180,190 @@ for _, w in ipairs(res.workloads) do
 end
 print(table.concat(lines, "\n"))
 print()
-print("csv:  " .. X.write_csv(res, out .. "/runs.csv", extra)) -- every run, normalized to the baseline
-print("csv:  " .. X.write_csv(fig11, out .. "/fig11.csv", extra))
-print("csv:  " .. X.write_csv(fig12, out .. "/fig12.csv", extra))
-print("csv:  " .. X.write_csv(motiv, out .. "/motivation.csv", extra))
-for _, f in ipairs { { fig11, "fig11", "Fig. 11: victim caching variants, IPC normalized to Best-SWL" },
-                     { fig12, "fig12", "Fig. 12: Linebacker, PCAL, CERF and CacheExt, IPC normalized to Best-SWL" },
-                     { motiv, "motivation", "Best-SWL and CacheExt, IPC normalized to the baseline" } } do
+-- The CSV of a figure: X.write_csv's columns (one line per run), then the GMEAN row of `field` per policy, with
+-- that value in the `normalized` column (field "norm") or the metric's column (field "value").
+local function write_csv(r, path, field)
+  X.write_csv(r, path, extra)
+  local m, cols, _, nbench = X.matrix(r, field)
+  local f = assert(io.open(path, "a"))
+  for k = nbench + 1, #m do
+    for i, c in ipairs(cols) do
+      local v, metric, norm = m[k][i + 1], "", ""
+      if v then
+        if field == "norm" then norm = string.format("%.6g", v) else metric = string.format("%.6g", v) end
+      end
+      f:write(table.concat({ m[k][1], c.config, c.policy, metric, norm, "", "", "", "", "" }, ","),
+              string.rep(",", #extra), "\n")
+    end
+  end
+  f:close()
+  return path
+end
+local function figure(r, stem, title, field, ylabel, no_table)
+  if not no_table then print(X.table(r, { field = field, title = title })) end
+  print("csv:  " .. write_csv(r, out .. "/" .. stem .. ".csv", field))
   for _, ext in ipairs { "svg", "png" } do
-    local path, err = X.plot(f[1], out .. "/" .. f[2] .. "." .. ext, { title = f[3] })
+    local path, err = X.plot(r, out .. "/" .. stem .. "." .. ext, { title = title, field = field, ylabel = ylabel })
     print(path and ("plot: " .. path) or ("plot: " .. err))
   end
+  print()
+end
+print("csv:  " .. X.write_csv(res, out .. "/runs.csv", extra)) -- every run, normalized to the baseline
+figure(fig11, "fig11", "Fig. 11: victim caching variants, IPC normalized to Best-SWL", "norm", nil, true)
+figure(fig12, "fig12", "Fig. 12: Linebacker, PCAL, CERF and CacheExt, IPC normalized to Best-SWL", "norm", nil, true)
+figure(motiv, "motivation", "Best-SWL and CacheExt, IPC normalized to the baseline", "norm", nil, true)
+
+-- A result whose rows are other rows with the value replaced: cols = { {name, policy, f(row) -> number} }.
+local function with_values(cols, metric)
+  local d = { workloads = res.workloads, configs = res.configs, metric = metric, mean = "geometric", rows = {},
+              policies = {} }
+  for _, c in ipairs(cols) do d.policies[#d.policies + 1] = c[1] end
+  for _, w in ipairs(res.workloads) do
+    for _, c in ipairs(cols) do
+      local r = row(w, c[2])
+      if r and r.stats then
+        local n = {}
+        for k, v in pairs(r) do n[k] = v end
+        n.policy, n.value = c[1], c[3](r.stats)
+        d.rows[#d.rows + 1] = n
+      end
+    end
+  end
+  return d
+end
+local function stat(k) return function(st) return st[k] or 0 end end
+
+-- Fig. 10: VP associativity, IPC normalized to Best-SWL
+local f10names = {}
+for _, k in ipairs { 1, 2, 4, 8, 16, 32 } do
+  f10names[#f10names + 1] = k == 4 and "Throttling+SVC" or ("LB-VP" .. k)
+end
+local fig10 = X.normalize(derived(f10names, true), "Best-SWL")
+for _, r in ipairs(fig10.rows) do
+  if r.policy == "Throttling+SVC" then r.policy = "LB-VP4" end
+end
+for i, n in ipairs(fig10.policies) do if n == "Throttling+SVC" then fig10.policies[i] = "LB-VP4" end end
+figure(fig10, "fig10", "Fig. 10: Linebacker by VP associativity (ways), IPC normalized to Best-SWL", "norm")
+
+-- Fig. 13: the L1D requests as Hit / Miss / Bypass / Reg hit, fractions of (L1D accesses + bypasses)
+local function frac(k)
+  return function(st)
+    local n = (st["l1d.accesses"] or 0) + (st["l1d.bypasses"] or 0)
+    return n > 0 and (st[k] or 0) / n or 0
+  end
+end
+local f13 = {}
+for _, p in ipairs { { "Base", "Baseline" }, { "PCAL", "PCAL" }, { "CERF", "CERF" }, { "LB", "Throttling+SVC" } } do
+  for _, k in ipairs { { "hit", "l1d.hits" }, { "miss", "l1d.misses" }, { "byp", "l1d.bypasses" },
+                       { "reg", "l1d.victim_hits" } } do
+    f13[#f13 + 1] = { p[1] .. "." .. k[1], p[2], frac(k[2]) }
+  end
+end
+local fig13 = with_values(f13, "fraction of L1D requests")
+-- the mean row of fractions is their arithmetic mean (a geometric mean leaves zeros out), printed here; the CSV's
+-- GMEAN rows are geometric as for the other figures
+print(X.table(fig13, { field = "value", title = "Fig. 13: L1D requests: hit / miss / bypass / reg hit (fractions)" }))
+do
+  local parts = { "MEAN (arithmetic over apps):" }
+  for _, c in ipairs(f13) do
+    local sum, n = 0, 0
+    for _, r in ipairs(fig13.rows) do
+      if r.policy == c[1] then sum, n = sum + r.value, n + 1 end
+    end
+    parts[#parts + 1] = string.format("%s %.3f", c[1], n > 0 and sum / n or 0)
+  end
+  print(table.concat(parts, "  "))
+end
+figure(fig13, "fig13", "Fig. 13: L1D request breakdown (fractions)", "value", "fraction of requests", true)
+
+-- Fig. 14: L1D 16-128 KB, IPC normalized to the baseline with the same L1D
+local f14 = {}
+for _, kb in ipairs { 16, 48, 64, 96, 128 } do
+  local sfx = kb == 48 and "" or ("@" .. kb .. "K")
+  f14[#f14 + 1] = { "LB@" .. kb .. "K", kb == 48 and "Throttling+SVC" or ("LB" .. sfx), stat("gpu.ipc"),
+                    "Baseline" .. sfx }
+  f14[#f14 + 1] = { "CERF@" .. kb .. "K", "CERF" .. sfx, stat("gpu.ipc"), "Baseline" .. sfx }
+end
+local fig14 = with_values(f14, "gpu.ipc")
+if not fig14_on then
+  print("Fig. 14 (L1D 16-128 KB) is not run in quick mode (MW_LB_FIG14=1 adds it)\n")
+else
+do -- each normalized to its own size's baseline
+  for _, r in ipairs(fig14.rows) do
+    local spec
+    for _, c in ipairs(f14) do if c[1] == r.policy then spec = c end end
+    local b = row(r.workload, spec[4])
+    r.norm = b and b.value and b.value > 0 and r.value / b.value or nil
+  end
+end
+figure(fig14, "fig14", "Fig. 14: IPC normalized to the baseline with the same L1D (16-128 KB)", "norm")
+end
+
+-- Fig. 16: RF bank conflicts normalized to the baseline's (operand reads only there)
+local fig16 = X.normalize(with_values({
+  { "Baseline", "Baseline", stat("policy.warp_scheduler.rf_bank_conflicts") },
+  { "CERF", "CERF", stat("policy.bundle.rf_bank_conflicts") },
+  { "LB", "Throttling+SVC", stat("policy.bundle.rf_bank_conflicts") },
+}, "RF bank conflicts"), "Baseline")
+figure(fig16, "fig16", "Fig. 16: register-file bank conflicts normalized to the baseline", "norm",
+       "Normalized bank conflicts")
+
+-- Fig. 17: off-chip traffic (DRAM reads + writes, LB's backup / restore included) normalized to the baseline
+local function dram(st) return (st["dram.reads"] or 0) + (st["dram.writes"] or 0) end
+local fig17 = X.normalize(with_values({
+  { "Baseline", "Baseline", dram }, { "CERF", "CERF", dram }, { "LB", "Throttling+SVC", dram },
+}, "DRAM requests"), "Baseline")
+figure(fig17, "fig17", "Fig. 17: off-chip traffic normalized to the baseline", "norm", "Normalized traffic")
+do
+  local l = { "Per app: LB's backup + restore lines / DRAM requests; bank conflicts of victim accesses / all (LB, CERF);"
+              .. " the banks' cost (IPC with / without banks):" }
+  for _, w in ipairs(res.workloads) do
+    local r, c = row(w, "Throttling+SVC"), row(w, "CERF")
+    local rn, cn = row(w, "LB-nobanks"), row(w, "CERF-nobanks")
+    local st, cs = r and r.stats or {}, c and c.stats or {}
+    local br = ((st["policy.bundle.backup_bytes"] or 0) + (st["policy.bundle.restore_bytes"] or 0)) / 128
+    local function share(s)
+      local all = s["policy.bundle.rf_bank_conflicts"] or 0
+      return all > 0 and 100 * (s["policy.bundle.rf_cache_conflicts"] or 0) / all or 0
+    end
+    l[#l + 1] = string.format("  %-4s backup/restore %5.1f %%  victim conflicts LB %5.1f %% CERF %5.1f %%  "
+      .. "LB %.3f  CERF %.3f", w, dram(st) > 0 and 100 * br / dram(st) or 0, share(st), share(cs),
+      (r and rn and rn.value and rn.value > 0) and r.value / rn.value or 0,
+      (c and cn and cn.value and cn.value > 0) and c.value / cn.value or 0)
+  end
+  print(table.concat(l, "\n"))
+  print()
+end
+
+-- The motivation table (§2): per app, the baseline's speed-up at 192 KB over 48 KB (cache-sensitive above 1.30),
+-- the L1D miss ratio at 48 KB, and the statically unused registers (SUR) beside Table 2's class
+local paper_sensitive = { S2 = true, GE = true, BI = true, KM = true, AT = true, S1 = true, MV = true, CF = true,
+                          PF = true }
+do
+  local l = { "Motivation: app  paper class  192KB/48KB  class  L1D miss ratio  SUR (KB)" }
+  local miss, sur, n, agree = 0, 0, 0, 0
+  local csv = { "workload,paper_class,speedup_192k,class,l1d_miss_ratio,sur_kb" }
+  for _, w in ipairs(res.workloads) do
+    local b, b192, svc = row(w, "Baseline"), row(w, "Baseline@192K"), row(w, "SVC")
+    local sp = (b and b192 and b.value and b.value > 0 and b192.value) and b192.value / b.value or 0
+    local cls = sp > 1.3 and "sensitive" or "insensitive"
+    local pc = paper_sensitive[w] and "sensitive" or "insensitive"
+    local mr = b and b.stats and b.stats["l1d.miss_rate"] or 0
+    local peak = svc and svc.stats and svc.stats["policy.bundle.peak_reg_bytes"] or 0
+    local s = (256 * 1024 - peak) / 1024
+    miss, sur, n = miss + mr, sur + s, n + 1
+    if cls == pc then agree = agree + 1 end
+    l[#l + 1] = string.format("  %-4s %-11s  %6.3f  %-11s  %5.1f %%  %6.1f%s", w, pc, sp, cls, 100 * mr, s,
+                              cls == pc and "" or "  (differs)")
+    csv[#csv + 1] = string.format("%s,%s,%.6g,%s,%.6g,%.6g", w, pc, sp, cls, mr, s)
+  end
+  if n > 0 then
+    l[#l + 1] = string.format("  mean miss ratio %.1f %% (paper 66.6 %%), mean SUR %.1f KB (paper 87.1 KB, 4-144), "
+      .. "class as the paper's in %d of %d apps", 100 * miss / n, sur / n, agree, n)
+  end
+  print(table.concat(l, "\n"))
+  local f = assert(io.open(out .. "/motivation_table.csv", "w"))
+  f:write(table.concat(csv, "\n"), "\n")
+  f:close()
+  print("csv:  " .. out .. "/motivation_table.csv")
 end
