@@ -1,5 +1,5 @@
 /* The register-file bank model (policies/rf_banks.h) that Linebacker and CERF consult, on hand-built sequences whose
- * waits and conflicts are worked out in the comments, and GTO with bank counting (policies/sched_gto_rfbanks.c): the
+ * waits and conflicts are worked out in the comments, and GTO with bank counting (bundle rfbanks, policies/rfbanks.c): the
  * same decisions as GTO in a run, and the same operand reads as Linebacker's bundle over the same instructions. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -100,18 +100,18 @@ static struct mw_sim *syrk(const char *const *sets, int nsets)
     return sr_sim(&c, &w);
 }
 
-/* gto_rfbanks decides as gto: every stat of the run is the same but its own counters. Its operand reads are the
+/* rfbanks decides as gto: every stat of the run is the same but its own counters. Its operand reads are the
  * instructions' (they do not depend on timing), so Linebacker's bundle, whose scheduler counts the same way, sees
  * the same number, and its conflicts include the victim accesses that waited. */
-static void test_gto_rfbanks_is_gto(void **st)
+static void test_rfbanks_is_gto(void **st)
 {
     (void)st;
     struct mw_stat_list a, b, c;
     struct mw_sim *s = syrk(NULL, 0);
     run_stats(s, "gto", &a);
     mw_sim_destroy(s);
-    s = syrk((const char *const[]){"policies.warp_scheduler=gto_rfbanks"}, 1);
-    run_stats(s, "gto_rfbanks", &b);
+    s = syrk((const char *const[]){"policies.bundle=rfbanks"}, 1);
+    run_stats(s, "rfbanks", &b);
     mw_sim_destroy(s);
     s = syrk((const char *const[]){"policies.bundle=linebacker", "policies.bundle.window=2000"}, 2);
     run_stats(s, "linebacker", &c);
@@ -119,12 +119,12 @@ static void test_gto_rfbanks_is_gto(void **st)
     for (int i = 0; i < a.n; i++) {
         const char *k = a.v[i].name;
         if (!strncmp(k, "sim.", 4) || !strncmp(k, "policy.", 7)) continue;
-        if (sr_stat(&a, k) != sr_stat(&b, k)) fail_msg("%s: gto %g, gto_rfbanks %g", k, sr_stat(&a, k), sr_stat(&b, k));
+        if (sr_stat(&a, k) != sr_stat(&b, k)) fail_msg("%s: gto %g, rfbanks %g", k, sr_stat(&a, k), sr_stat(&b, k));
     }
-    double reads = sr_stat(&b, "policy.warp_scheduler.rf_operand_reads");
+    double reads = sr_stat(&b, "policy.bundle.rf_operand_reads");
     assert_true(reads > sr_stat(&b, "gpu.warp_insts")); /* syrk's instructions read one or two registers */
     assert_true(reads < 2 * sr_stat(&b, "gpu.warp_insts"));
-    assert_true(sr_stat(&b, "policy.warp_scheduler.rf_bank_conflicts") > 0);
+    assert_true(sr_stat(&b, "policy.bundle.rf_bank_conflicts") > 0);
     assert_true(sr_stat(&c, "policy.bundle.rf_operand_reads") == reads);
     assert_true(sr_stat(&c, "policy.bundle.rf_bank_conflicts") >= sr_stat(&c, "policy.bundle.rf_cache_conflicts"));
     mw_stat_list_fini(&a), mw_stat_list_fini(&b), mw_stat_list_fini(&c);
@@ -136,7 +136,7 @@ int main(void)
         cmocka_unit_test(test_hand_built_conflicts),
         cmocka_unit_test(test_warp_skew),
         cmocka_unit_test(test_ring),
-        cmocka_unit_test(test_gto_rfbanks_is_gto),
+        cmocka_unit_test(test_rfbanks_is_gto),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

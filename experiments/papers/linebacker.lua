@@ -45,9 +45,9 @@ local swl = { 1, 2, 4, 8 }
 local lb = function(variant)
   return { "policies.bundle=linebacker", "policies.bundle.variant=" .. variant, "policies.bundle.window=" .. window }
 end
--- the baseline's scheduler is GTO that also counts RF bank conflicts of operand reads (gto_rfbanks: the same
--- decisions as gto), the denominator of Fig. 16
-local policies = { { name = "Baseline", set = { "policies.warp_scheduler=gto_rfbanks" } } }
+-- the baseline is bundle rfbanks: GTO (the same decisions as gto) that also counts RF bank conflicts of operand
+-- reads, the denominator of Fig. 16
+local policies = { { name = "Baseline", set = { "policies.bundle=rfbanks" } } }
 for _, k in ipairs(swl) do
   policies[#policies + 1] = { name = "SWL" .. k, cta_throttle = { impl = "static", max_ctas = k } }
 end
@@ -152,7 +152,7 @@ local extra = { "l1d.miss_rate", "l1d.victim_hits", "l1d.accesses", "l1d.bypasse
                 "policy.bundle.cacheext_l1d_bytes", "policy.bundle.inserts", "policy.bundle.rf_operand_reads",
                 "policy.bundle.rf_bank_conflicts", "policy.bundle.rf_cache_accesses",
                 "policy.bundle.rf_cache_conflicts", "policy.bundle.rf_cache_wait",
-                "policy.warp_scheduler.rf_operand_reads", "policy.warp_scheduler.rf_bank_conflicts", "l1d.hits",
+                "l1d.hits",
                 "l1d.misses", "dram.reads", "dram.writes" }
 
 print(string.format("Linebacker reproduction, %s (size %s, %d-cycle windows), experiments/configs/linebacker.yaml",
@@ -301,7 +301,7 @@ end
 
 -- Fig. 16: RF bank conflicts normalized to the baseline's (operand reads only there)
 local fig16 = X.normalize(with_values({
-  { "Baseline", "Baseline", stat("policy.warp_scheduler.rf_bank_conflicts") },
+  { "Baseline", "Baseline", stat("policy.bundle.rf_bank_conflicts") },
   { "CERF", "CERF", stat("policy.bundle.rf_bank_conflicts") },
   { "LB", "Throttling+SVC", stat("policy.bundle.rf_bank_conflicts") },
 }, "RF bank conflicts"), "Baseline")
