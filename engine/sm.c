@@ -818,7 +818,10 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
     sm->busy = false;
     sm->next_ready = MW_NEVER;
     if (sm->resident_warps == 0 && mw_ldst_idle(&sm->ldst) && !sm->fetch_busy) {
-        for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE, sm->last_ldst_wait[k] = 0;
+        /* no warp to schedule: a wake-up left from the last warps' exit is void (a CTA launch wakes them again), so
+         * the idle SM can sleep */
+        for (int k = 0; k < s->cfg.sm.n_schedulers; k++)
+            sm->last_stall[k] = R_IDLE, sm->last_ldst_wait[k] = 0, sm->sched_dirty[k] = false;
         sm->st.issue_slots += (uint64_t)s->cfg.sm.n_schedulers;
         sm->st.stall_idle += (uint64_t)s->cfg.sm.n_schedulers;
         return;
