@@ -67,7 +67,8 @@ end
 
 local extra = { "l1d.miss_rate", "l1d.accesses", "l1d.gpgpusim_accesses", "l1d.bypasses", "l1d.evictions",
   "l1d.evict_reuse0", "l1d.victim_iw", "l1d.victim_xw", "l1d.victim_xb", "l1d.line_alloc_fail", "l1d.mshr_fail",
-  "l1d.miss_queue_fail", "sm.ldst_stall_line_alloc", "sm.ldst_stall_mshr", "sm.ldst_stall_miss_queue",
+  "l1d.miss_queue_fail", "l1d.gpgpusim_misses", "l1d.gpgpusim_pending_hits", "sm.ldst_stall_line_alloc",
+  "sm.ldst_stall_mshr", "sm.ldst_stall_miss_queue",
   "sm.mem_lanes", "sm.coalesced_reqs", "sm.active_cycles", "sm.ldst_busy", "sm.ldst_wait_warps" }
 
 local function figure(tag, title, names, configs, baseline)
@@ -90,7 +91,8 @@ local fig4 = figure("fig4", "Fig 4.x: IPC normalized to the baseline (GTO, 16 KB
   { "Baseline", "Assoc-32", "BypassAll", "IndSelCaching", "LocSelCaching", "IndXor", "MRPB" })
 
 -- The baseline characterization (thesis §2.5.3, §3.2, §3.3) from the same runs' counters, per benchmark and as
--- the mean over the benchmarks: L1D hit rate, the share of replacing misses whose victim the same warp allocated
+-- the mean over the benchmarks: L1D hit rate (loads; and with GPGPU-Sim's accounting, gsim-hit%: pending hits
+-- count as hits, stores included), the share of replacing misses whose victim the same warp allocated
 -- (IW), evicted lines never hit (Reuse0), LDST resource-stall cycles per thousand SM-active cycles and the share
 -- of them for want of a line (LineAllocFail), the coalescing degree (active lanes per L1D request), the warps
 -- ready but for the LDST unit per cycle it is busy (ldst-wait: both schedulers' counts added) and
@@ -101,8 +103,8 @@ local function characterization(res)
     by[r.workload] = by[r.workload] or {}
     by[r.workload][r.policy] = r.stats
   end
-  local cols = { "hit%", "IW%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal", "ldst-wait", "LocSel-acc%",
-    "BypAll-acc%" }
+  local cols = { "hit%", "gsim-hit%", "IW%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal", "ldst-wait",
+    "LocSel-acc%", "BypAll-acc%" }
   local lines, sum, n = {}, {}, 0
   local function pct(a, b) return (b and b > 0) and 100 * a / b or 0 / 0 end
   for _, w in ipairs(workloads) do
@@ -112,7 +114,9 @@ local function characterization(res)
       local acc = b["l1d.accesses"]
       local vic = b["l1d.victim_iw"] + b["l1d.victim_xw"] + b["l1d.victim_xb"]
       local stall = b["sm.ldst_stall_line_alloc"] + b["sm.ldst_stall_mshr"] + b["sm.ldst_stall_miss_queue"]
-      local v = { pct(acc - b["l1d.misses"], acc), pct(b["l1d.victim_iw"], vic), pct(b["l1d.victim_xw"], vic),
+      local gacc = b["l1d.gpgpusim_accesses"]
+      local v = { pct(acc - b["l1d.misses"], acc), pct(gacc - b["l1d.gpgpusim_misses"], gacc),
+        pct(b["l1d.victim_iw"], vic), pct(b["l1d.victim_xw"], vic),
         pct(b["l1d.victim_xb"], vic), pct(b["l1d.evict_reuse0"], b["l1d.evictions"]),
         1000 * stall / b["sm.active_cycles"], pct(b["sm.ldst_stall_line_alloc"], stall),
         b["sm.mem_lanes"] / b["sm.coalesced_reqs"],
