@@ -43,7 +43,8 @@
     X(victim_iw, "load misses that evicted a line allocated by the same warp (Choo: intra-warp)", "req", SUM) \
     X(victim_xw, "load misses that evicted a line of another warp of the same CTA (cross-warp)", "req", SUM) \
     X(victim_xb, "load misses that evicted a line of a warp of another CTA (cross-block)", "req", SUM) \
-    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)
+    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM) \
+    X(victim_iw_coincident, "victim_iw misses whose victim the same dynamic load allocated (Choo: coincident)", "req", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of
