@@ -326,6 +326,33 @@ static void test_coincident_iw(void **state)
     mw_sim_destroy(s);
 }
 
+/* l1d.index = xor_fold on the GTX480 L1D (32 sets, 128 B lines: line number n = addr >> 7, 5-bit chunks):
+ *  - BASE = 0x10000000: n = 2^21, only chunk 4 (bits 20-24) non-zero, = 2 -> set 2 (xor, one fold: chunk 0 ^
+ *    chunk 1 = 0; linear 0);
+ *  - a 16 KB column stride, lane l at l * 16384: n = l << 7, chunk 1 = (l & 7) << 2, chunk 2 = l >> 3 -> set
+ *    ((l & 7) << 2) ^ (l >> 3): lane 9 -> 4 ^ 1 = 5, lane 31 -> 28 ^ 3 = 31, and the 32 lanes take 32 sets; the
+ *    one-fold xor sees only chunk 0 ^ chunk 1 = (l & 7) << 2: 8 sets (lane 9 -> 4). */
+static void test_xor_fold_index(void **state)
+{
+    (void)state;
+    const char *const fold[] = {PI_ONE_SM, "l1d.index=xor_fold"}, *const one[] = {PI_ONE_SM, "l1d.index=xor"};
+    struct mw_sim *f = ran(&idle1, fold, 2), *x = ran(&idle1, one, 2);
+    assert_int_equal(mw_l1d_set_of(f, BASE), 2);
+    assert_int_equal(mw_l1d_set_of(x, BASE), 0);
+    assert_int_equal(mw_l1d_set_of(f, 9 * 16384ull), 5);
+    assert_int_equal(mw_l1d_set_of(f, 31 * 16384ull), 31);
+    assert_int_equal(mw_l1d_set_of(x, 9 * 16384ull), 4);
+    uint32_t seen_f = 0, seen_x = 0;
+    for (int l = 0; l < 32; l++) {
+        seen_f |= 1u << mw_l1d_set_of(f, (uint64_t)l * 16384u);
+        seen_x |= 1u << mw_l1d_set_of(x, (uint64_t)l * 16384u);
+    }
+    assert_int_equal(__builtin_popcount(seen_f), 32);
+    assert_int_equal(__builtin_popcount(seen_x), 8);
+    mw_sim_destroy(f);
+    mw_sim_destroy(x);
+}
+
 /* The synthetic patterns P1-P5 (tests/lua/choo_patterns.lua, Lua workloads) with the verdicts worked out there, and
  * the Lua twins of IndSelCaching and 1-bit LASC giving the C policies' counters. */
 static void test_patterns_and_twins(void **state)
@@ -348,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_indsel_example), cmocka_unit_test(test_locsel_victim),
         cmocka_unit_test(test_lasc_rules),     cmocka_unit_test(test_lasc_probe_update),
         cmocka_unit_test(test_memsched_grr),   cmocka_unit_test(test_mrpb), cmocka_unit_test(test_coincident_iw),
+        cmocka_unit_test(test_xor_fold_index),
         cmocka_unit_test(test_patterns_and_twins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
