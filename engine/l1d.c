@@ -318,14 +318,17 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
     if (need_line) {
         const struct mw_line *vl = mw_tags_line(t, q->set, victim);
         if (vl->used && vl->valid) { /* the miss's contention class: who allocated the line it replaces */
-            if (vl->alloc_warp == a->warp) l1->st.victim_iw++;
-            else if (mw_warp_cta(s, l1->sm, vl->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp)) l1->st.victim_xw++;
+            if (vl->alloc_warp == a->warp) {
+                l1->st.victim_iw++;
+                if (vl->alloc_inst == (uint32_t)a->inst) l1->st.victim_iw_coincident++;
+            } else if (mw_warp_cta(s, l1->sm, vl->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp)) l1->st.victim_xw++;
             else l1->st.victim_xb++;
         }
         evict(s, l1, q->set, victim, MW_EVICT_REPLACE);
         install(s, l1, q->set, victim, q->line, a->pc, a->warp);
         m->way = victim;
         l = mw_tags_line(t, q->set, victim);
+        l->alloc_inst = (uint32_t)a->inst;
     }
     if (need_fetch) {
         struct mw_policy_inst *pi = &s->pol[MW_PT_GRANULARITY];
