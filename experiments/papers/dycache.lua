@@ -11,7 +11,7 @@
 --   ldbc:  the six GraphBig apps alone on the `ldbc` size (GraphBig's LDBC social graph, 1 M vertices), each run
 --          stopped after LDBC_INSTS warp instructions (the same work for every configuration): Figs. 8-9 and the
 --          class table. All run the paper's geometry (GTX480, 15 SMs, 16 KB 4-way and 48 KB 6-way L1D, GTO).
---   JOBS: simulations at once (default 1). A fourth argument `10-12` runs only Figs. 10-12 (no Figs. 8-9, no
+--   JOBS: simulations at once (default 2). A fourth argument `10-12` runs only Figs. 10-12 (no Figs. 8-9, no
 --   class table).
 -- Runs are kept in OUTDIR/results.db: a rerun continues where it stopped.
 local X = require "moonwarp.experiment"
@@ -19,7 +19,7 @@ local X = require "moonwarp.experiment"
 local out, mode = arg[1] or "out/dycache", arg[2] or "quick"
 assert(mode == "quick" or mode == "full" or mode == "ldbc", "usage: dycache.lua OUTDIR [quick|full|ldbc] [JOBS]")
 local size = mode == "quick" and "small" or mode == "ldbc" and "ldbc" or "default"
-local jobs = tonumber(arg[3]) or 1
+local jobs = tonumber(arg[3]) or 2
 local only1012 = arg[4] == "10-12"
 local LDBC_INSTS = 5000000 -- warp instructions per ldbc run (a whole TC or GC run at 1 M vertices takes hours)
 
