@@ -11,8 +11,8 @@ enum mw_cfg_type { MW_CT_INT, MW_CT_DOUBLE, MW_CT_BOOL, MW_CT_ENUM, MW_CT_STR };
 /* Enumerations used by config fields; the choice strings list them in value order. */
 enum { MW_ALLOC_ON_MISS = 0, MW_ALLOC_ON_FILL = 1 };
 #define MW_ALLOC_CHOICES "on_miss|on_fill"
-enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2 };
-#define MW_IDX_CHOICES "linear|fermi_hash|xor"
+enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2, MW_IDX_XOR_FOLD = 3 };
+#define MW_IDX_CHOICES "linear|fermi_hash|xor|xor_fold"
 enum { MW_COAL_LINE = 0, MW_COAL_SECTOR = 1 };
 #define MW_COAL_CHOICES "line|sector"
 enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
