@@ -62,9 +62,10 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     sm->live_words = (sm->nwarps / ns + 1 + 63) / 64;
     sm->live = calloc((size_t)(ns * sm->live_words), sizeof *sm->live);
     sm->waiting = calloc((size_t)(ns * sm->live_words), sizeof *sm->waiting);
+    sm->ldst_out = calloc((size_t)(ns * sm->live_words), sizeof *sm->ldst_out);
     sm->n_out = calloc((size_t)ns * R_COUNT, sizeof *sm->n_out);
     sm->wheap = calloc((size_t)ns, sizeof *sm->wheap);
-    if (!sm->live || !sm->waiting || !sm->n_out || !sm->wheap)
+    if (!sm->live || !sm->waiting || !sm->ldst_out || !sm->n_out || !sm->wheap)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
@@ -94,6 +95,7 @@ void mw_sm_fini(struct mw_sm *sm)
     free(sm->live);
     free(sm->waiting);
     free(sm->n_out);
+    free(sm->ldst_out);
     if (sm->wheap)
         for (int k = 0; k < sm->nsched; k++) free(sm->wheap[k].v);
     free(sm->wheap);
@@ -167,6 +169,7 @@ static void wait_add(struct mw_sm *sm, int w, int r)
     sm->warps[w].out = (uint8_t)r;
     sm->n_out[k * R_COUNT + r]++;
     if (r == R_SB_ALU) heap_push(&sm->wheap[k], sm->warps[w].wake, w);
+    if (r == R_LDST) sm->ldst_out[word - sm->waiting] |= bit;
 }
 /* Something warp w's stall reason depends on changed: back into the scan (call before the change). */
 static inline void wait_drop(struct mw_sm *sm, int w)
@@ -175,6 +178,7 @@ static inline void wait_drop(struct mw_sm *sm, int w)
     if (!wp->out) return;
     uint64_t bit, *word = wait_word(sm, w, &bit);
     *word &= ~bit;
+    if (wp->out == R_LDST) sm->ldst_out[word - sm->waiting] &= ~bit;
     sm->n_out[(w % sm->nsched) * R_COUNT + wp->out]--; /* a heap entry is dropped when met */
     wp->out = 0;
 }
@@ -190,6 +194,17 @@ static void wait_expire(struct mw_sm *sm, int k, uint64_t now)
         if (valid) wait_drop(sm, h->v[0].w);
         heap_pop(h);
     }
+}
+
+/* Scheduler k: the LD/ST unit accepts again, so the warps held only by it rejoin the scan. */
+static void ldst_release(struct mw_sm *sm, int k)
+{
+    uint64_t *lo = &sm->ldst_out[k * sm->live_words];
+    for (int i = 0; i < sm->live_words; i++)
+        while (lo[i]) {
+            int w = sm->sched_warps[k][i * 64 + __builtin_ctzll(lo[i])];
+            wait_drop(sm, w); /* clears its bit in lo[i] */
+        }
 }
 
 /* Warp w joins (or leaves) its scheduler's scan. */
@@ -643,7 +658,9 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     sm->next_ready = MW_NEVER;
     sm->sched_dirty[k] = false;
     wait_expire(sm, k, now);
-    int ldst_wait = 0;
+    const int *nout = &sm->n_out[k * R_COUNT];
+    if (nout[R_LDST] && mw_ldst_can_accept(&sm->ldst, now)) ldst_release(sm, k);
+    int ldst_wait = nout[R_LDST]; /* held by the LD/ST unit since an earlier scan: as the scan would count them */
     for (int iw = 0; iw < s->cfg.sm.issue_width; iw++) {
         int n = 0, best = R_IDLE;
         const uint16_t *list = sm->sched_warps[k];
@@ -661,18 +678,21 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
             if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
             if (r == R_LDST && iw == 0) ldst_wait++;
             if (r == R_READY) ready[n++] = (uint16_t)w;
-            else if (r == R_SB_MEM || r == R_SB_ALU || r == R_BARRIER) /* (an empty buffer refills too soon) */
+            else if (r == R_SB_MEM || r == R_SB_ALU || r == R_BARRIER || r == R_LDST) /* (an empty buffer refills
+                                                                                          too soon) */
                 wait_add(sm, w, r);
             if (stall_rank[r] > stall_rank[best]) best = r;
         }
         /* the warps out of the scan, as the scan would have seen them: their stall reasons and earliest wake */
-        const int *nout = &sm->n_out[k * R_COUNT];
         if (nout[R_SB_ALU]) {
             wait_expire(sm, k, now); /* (a valid heap top) */
             if (sm->wheap[k].n) sm->next_ready = mw_min_u64(sm->next_ready, sm->wheap[k].v[0].t);
         }
-        static const int out_reasons[] = {R_SB_ALU, R_SB_MEM, R_BARRIER};
-        for (int j = 0; j < 3; j++)
+        /* a busy shared-memory pipe frees at a known cycle; a full slot table frees with an event (warp_status) */
+        if (nout[R_LDST] && sm->ldst.slots_used < sm->ldst.nslots)
+            sm->next_ready = mw_min_u64(sm->next_ready, sm->ldst.free_at);
+        static const int out_reasons[] = {R_SB_ALU, R_SB_MEM, R_BARRIER, R_LDST};
+        for (int j = 0; j < 4; j++)
             if (nout[out_reasons[j]] && stall_rank[out_reasons[j]] > stall_rank[best]) best = out_reasons[j];
         if (n == 0) {
             if (iw == 0) reason = best;

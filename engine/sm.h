@@ -68,9 +68,11 @@ struct mw_sm {
     uint64_t *live;       /* per scheduler, live_words words: bit i set while warp sched_warps[k][i] is active or at a barrier */
     /* live warps that cannot issue until an event changes them, kept out of the scan: a head waiting on its
      * registers (until its wake time: a heap per scheduler, entries whose warp stopped waiting dropped when met,
-     * or a load's return), a barrier (its release). Per scheduler the same bit layout as live, and how many are
-     * out for each stall reason (n_out[k * R_COUNT + r], engine/sm.c). */
+     * or a load's return), a barrier (its release), a busy LD/ST unit (it accepting again). Per scheduler the
+     * same bit layout as live, and how many are out for each stall reason (n_out[k * R_COUNT + r], engine/sm.c). */
     uint64_t *waiting;
+    uint64_t *ldst_out;   /* the waiting warps held only by a busy LD/ST unit (their heads are memory instructions
+                           * with ready registers): all rejoin once it accepts again */
     int *n_out;
     struct mw_wait_heap *wheap;
     int live_words;
