@@ -284,7 +284,13 @@ struct tc_map *tc_open(const char *path, const char *src, const char **why)
         close(fd);
         return NULL;
     }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+#ifdef MAP_POPULATE
+    /* every page is read by the checks: fault them in with one call (up to 256 MiB: beyond, on demand) */
+    int flags = st.st_size <= (off_t)256 << 20 ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE;
+#else
+    int flags = MAP_PRIVATE;
+#endif
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
     close(fd);
     if (p == MAP_FAILED) {
         *why = "cannot map";
