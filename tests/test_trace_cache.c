@@ -608,6 +608,44 @@ static void test_concurrent_build(void **state)
     expect_same(&text, &r, "after the concurrent builds");
 }
 
+/* A CTA handed out from the cache stays readable after its kernel is closed and the workload destroyed (its
+ * records live in the mapping, which the CTA holds). */
+static void test_cta_outlives_kernel(void **state)
+{
+    (void)state;
+    char dir[256], cdir[256];
+    fresh(dir, sizeof dir, "outlive");
+    fresh(cdir, sizeof cdir, "outlive_cache");
+    write_trace(dir, "0x1000", "");
+    for (int pass = 0; pass < 2; pass++) { /* building the cache, then reading it */
+        struct mw_workload w;
+        struct mw_err e = {0};
+        struct mw_kernel k;
+        struct mw_inst in;
+        void *st;
+        assert_int_equal(mw_workload_open_trace(&w, dir, &e), 0);
+        mw_trace_set_cache(&w, true, cdir);
+        assert_int_equal(w.ops->next_kernel(&w, &k, &e), 1);
+        assert_int_equal(mw_trace_source(&w), pass ? MW_TRACE_FROM_CACHE : MW_TRACE_CACHE_BUILT);
+        assert_int_equal(w.ops->cta_open(&w, 0, &st, &e), 0);
+        assert_int_equal(w.ops->next_kernel(&w, &k, &e), 0); /* the only kernel: closed now */
+        const struct mw_workload_ops *ops = w.ops;
+        ops->destroy(&w);
+        /* warp 1: LDG.E with mode 2 (base 0x9000, deltas 8, then -4 and 4s) on lanes 0-15, then EXIT */
+        assert_int_equal(ops->warp_next(&w, st, 1, &in, &e), 1);
+        assert_int_equal(in.op, MW_OP_LD_GLOBAL);
+        assert_int_equal(in.mask, 0xffff);
+        assert_int_equal(in.addr[0], 0x9000);
+        assert_int_equal(in.addr[1], 0x9008);
+        assert_int_equal(in.addr[2], 0x9004);
+        assert_int_equal(in.addr[15], 0x9004 + 13 * 4);
+        assert_int_equal(ops->warp_next(&w, st, 1, &in, &e), 1);
+        assert_int_equal(in.op, MW_OP_EXIT);
+        assert_int_equal(ops->warp_next(&w, st, 1, &in, &e), 0);
+        ops->cta_close(&w, st);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_fallbacks),
         cmocka_unit_test(test_bad_trace_not_cached),
         cmocka_unit_test(test_concurrent_build),
+        cmocka_unit_test(test_cta_outlives_kernel),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -561,7 +561,8 @@ static struct tr_cta *cta_new(uint32_t id, uint32_t nwarps)
 static void cta_free(struct tr_cta *c)
 {
     if (!c) return;
-    if (!c->mapped) free(c->buf);
+    if (c->map) tc_close(c->map);
+    else free(c->buf);
     free(c);
 }
 

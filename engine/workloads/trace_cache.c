@@ -155,6 +155,7 @@ bool tc_path(const char *src, const char *dir, char *out, size_t cap)
 /* ------------------------------------------------------------------------------------------------------ */
 
 struct tc_map {
+    unsigned refs;
     const uint8_t *base;
     size_t len;
     uint64_t idx_off;
@@ -298,6 +299,7 @@ struct tc_map *tc_open(const char *path, const char *src, const char **why)
     }
     struct tc_map *m = calloc(1, sizeof *m);
     if (m) {
+        m->refs = 1;
         m->base = p;
         m->len = (size_t)st.st_size;
     }
@@ -311,7 +313,7 @@ struct tc_map *tc_open(const char *path, const char *src, const char **why)
 
 void tc_close(struct tc_map *m)
 {
-    if (!m) return;
+    if (!m || --m->refs) return;
     munmap((void *)(uintptr_t)m->base, m->len);
     free(m);
 }
@@ -326,7 +328,7 @@ uint32_t tc_tb_id(const struct tc_map *m, uint32_t i)
     return x.id;
 }
 
-struct tr_cta *tc_cta(const struct tc_map *m, uint32_t i, uint32_t *warps_seen, uint64_t *insts)
+struct tr_cta *tc_cta(struct tc_map *m, uint32_t i, uint32_t *warps_seen, uint64_t *insts)
 {
     struct tc_idx x;
     struct tc_tb tb;
@@ -336,7 +338,8 @@ struct tr_cta *tc_cta(const struct tc_map *m, uint32_t i, uint32_t *warps_seen, 
     if (!c) return NULL;
     c->id = x.id;
     c->present = true;
-    c->mapped = true;
+    c->map = m;
+    m->refs++;
     c->line = x.line;
     c->nwarps = tb.nwarps;
     const uint8_t *wt = m->base + x.off + sizeof tb;
@@ -361,7 +364,7 @@ struct tr_cta *tc_cta(const struct tc_map *m, uint32_t i, uint32_t *warps_seen, 
 #define TC_BUF (1u << 20)
 
 struct tc_writer {
-    char path[PATH_MAX], tmp[PATH_MAX + 32];
+    char path[PATH_MAX], tmp[PATH_MAX + 32], src[PATH_MAX];
     int fd;
     bool bad, have_tmp;
     struct tc_hdr h;
@@ -426,6 +429,7 @@ struct tc_writer *tc_begin(const char *path, const char *src)
     if (!w->buf || !realpath(src, real) || stat(src, &st) != 0 ||
         snprintf(w->path, sizeof w->path, "%s", path) >= (int)sizeof w->path)
         goto fail;
+    snprintf(w->src, sizeof w->src, "%s", real);
     snprintf(w->tmp, sizeof w->tmp, "%s.%ld.XXXXXX", path, (long)getpid());
     w->fd = mkstemp(w->tmp);
     if (w->fd < 0) goto fail;
@@ -514,6 +518,11 @@ int tc_commit(struct tc_writer *w, const struct tc_kernel *kk)
     if (w->bad || pwrite(w->fd, &w->h, sizeof w->h, 0) != (ssize_t)sizeof w->h) rc = MW_EIO;
     if (close(w->fd) != 0) rc = MW_EIO;
     w->fd = -1;
+    /* a source rewritten while it was parsed: the records may mix both versions */
+    struct stat st;
+    if (stat(w->src, &st) != 0 || (uint64_t)st.st_size != w->h.src_size ||
+        (int64_t)st.st_mtim.tv_sec != w->h.src_mtime_s || (int64_t)st.st_mtim.tv_nsec != w->h.src_mtime_ns)
+        rc = MW_EIO;
     if (!rc && rename(w->tmp, w->path) != 0) rc = MW_EIO;
     if (!rc) w->have_tmp = false; /* renamed: nothing to remove */
     tc_abort(w);

@@ -66,10 +66,11 @@ struct tr_wcur {
 
 /* A thread block's instructions, as compact records (trace.c, put_inst): a header (struct tr_rec), then the
  * destination and source registers (u16 each), then the addresses in the record's address mode. */
+struct tc_map;
 struct tr_cta {
     uint32_t id;
     bool present;  /* listed in the file */
-    bool mapped;   /* buf points into a .mwtrace mapping (not owned) */
+    struct tc_map *map; /* buf points into this .mwtrace mapping (a reference to it), else buf is owned */
     int line;      /* its "thread block =" line */
     uint32_t nwarps;
     uint8_t *buf;
@@ -129,12 +130,14 @@ bool tc_path(const char *src, const char *dir, char *out, size_t cap);
 /* The cache at path if it is intact and made from src as it is now (size, mtime, real path, format version,
  * opcode table), else NULL (why in *why, for tests and messages). */
 struct tc_map *tc_open(const char *path, const char *src, const char **why);
+/* Drop a reference: the opener's, or a CTA's from tc_cta (the mapping lives while a CTA of it is open). */
 void tc_close(struct tc_map *m);
 const struct tc_kernel *tc_kernel(const struct tc_map *m);
 uint32_t tc_ntbs(const struct tc_map *m);
-/* The i-th thread block present in the file (increasing ids) as a CTA whose records point into the mapping;
- * warps_seen/insts: its counts for the reader's streaming counters. NULL if out of memory. */
-struct tr_cta *tc_cta(const struct tc_map *m, uint32_t i, uint32_t *warps_seen, uint64_t *insts);
+/* The i-th thread block present in the file (increasing ids) as a CTA whose records point into the mapping (it
+ * holds a reference; cta_free drops it); warps_seen/insts: its counts for the reader's streaming counters. NULL if
+ * out of memory. */
+struct tr_cta *tc_cta(struct tc_map *m, uint32_t i, uint32_t *warps_seen, uint64_t *insts);
 uint32_t tc_tb_id(const struct tc_map *m, uint32_t i);
 
 struct tc_writer *tc_begin(const char *path, const char *src);
