@@ -39,7 +39,18 @@ const char *mw_err_str(const struct mw_err *e, char *buf, size_t n);
  * false/no/off/0, letters in any case. 0 and *out set on success, -1 (out untouched) otherwise. */
 int mw_parse_bool(const char *s, bool *out);
 
-static inline int mw_popcount32(uint32_t x) { return __builtin_popcount(x); }
+/* Bit count without the library call __builtin_popcount becomes on the baseline x86-64 target (no POPCNT). */
+static inline int mw_popcount32(uint32_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int)((x * 0x01010101u) >> 24);
+#endif
+}
 static inline uint64_t mw_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint64_t mw_max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

@@ -312,6 +312,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         m->way = -1;
         m->pc = a->pc;
         m->warp = (uint16_t)a->warp;
+        mw_l1d_mshr_occ(s, l1);
         l1->mshr_used++;
     }
     if (need_line) {
@@ -430,6 +431,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     memcpy(t_create, m->t_create, (size_t)nwait * sizeof *t_create);
     mw_slotmap_release(&l1->mshr_map, k, line);
     l1->mshr_key[k] = MW_MSHR_NO_LINE;
+    mw_l1d_mshr_occ(s, l1);
     l1->mshr_used--;
     l1->mshr_epoch++;
     *freed = true;

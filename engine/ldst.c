@@ -146,7 +146,7 @@ struct mw_ldst_issued mw_ldst_issue(struct mw_sim *s, struct mw_ldst *u, int w, 
     memset(sl->rflags, 0, (size_t)sl->nreq);
     u->slots_used++;
     u->st->coalesced_reqs += (uint64_t)sl->nreq;
-    u->st->mem_lanes += (uint64_t)__builtin_popcount(in->mask);
+    u->st->mem_lanes += (uint64_t)mw_popcount32(in->mask);
     res.nreq = sl->nreq;
     /* a store is outstanding from its issue: a warp must not exit, nor a fence pass, while requests of its
      * store still wait in the LDST unit */

@@ -55,7 +55,7 @@ struct mw_req *mw_req_new(struct mw_req_pool *p, uint64_t line, uint8_t sectors,
     if (!r) return NULL;
     r->addr = line;
     r->sectors = sectors;
-    r->size = (uint32_t)__builtin_popcount(sectors) * 32;
+    r->size = (uint32_t)mw_popcount32(sectors) * 32;
     r->kind = (uint8_t)kind;
     return r;
 }
