@@ -163,7 +163,13 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
       "off: writes are served only while no read is queued")                                                 \
     F(dram, cmd_arbiter, ENUM, MW_DCMDARB_OLDEST, 0, 0, MW_DCMDARB_CHOICES,                                   \
       "which ready bank issues its command: the oldest request's, or round robin from the bank after the "   \
-      "last one that issued (Li §2.3)")
+      "last one that issued (Li §2.3)")                                                                        \
+    F(trace, cache, BOOL, 1, 0, 1, "",                                                                          \
+      "keep a binary cache (.mwtrace) of each parsed trace kernel file and read that instead of the text "    \
+      "while the file's size and modification time are unchanged (results are identical)")                    \
+    F(trace, cache_dir, STR, "", 0, 0, "",                                                                      \
+      "where .mwtrace files go: \"\" = beside the trace when its folder is writable, else "                       \
+      "$XDG_CACHE_HOME/moonwarp (~/.cache/moonwarp)")
 
 /* Storage per type: INT int64_t, DOUBLE double, BOOL bool, ENUM int, STR char[MW_STR_MAX]. The struct below
  * is written out by hand (sections as nested structs, cfg.l1d.assoc) and checked against the table by
@@ -253,6 +259,10 @@ struct mw_config {
         bool perfect, drain_on_empty;
         int cmd_arbiter;
     } dram;
+    struct {
+        bool cache;
+        char cache_dir[MW_STR_MAX];
+    } trace;
     /* policies: one choice per decision point, indexed by enum mw_point */
     struct mw_policy_choice policy[MW_POLICY_POINTS];
     char source[256]; /* file the config came from ("" = defaults only) */

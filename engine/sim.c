@@ -11,6 +11,7 @@
 #include "l1i.h"
 #include "partition.h"
 #include "sm.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,7 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
 {
     if (s->started) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "the simulation has started; create a new one");
     if (s->have_wl) mw_workload_close(&s->wl);
+    mw_trace_set_cache(w, s->cfg.trace.cache, s->cfg.trace.cache_dir); /* no-op unless w is a trace */
     s->wl = *w;
     s->have_wl = true;
     s->pcs_scaled = !w->ops->kind || strcmp(w->ops->kind, "trace") != 0;
