@@ -138,6 +138,37 @@ static inline int unit_of(struct units *u, struct mw_coal_req *out, uint64_t k, 
     return u->cur = j;
 }
 
+/* All 32 lanes at a0 + l * s with 0 <= s <= 32 and width w <= 32 (a coalesced or warp-uniform access, the common
+ * case of the built-in models), in closed form: the lanes' bytes run from a0 to a0 + 31 s + w - 1 with gaps of at
+ * most 31 bytes, so every unit and every sector between the first and last byte is touched, the units in address
+ * order are the order of first touch, and the lanes of each unit are a contiguous range. The same requests as the
+ * scan, per unit instead of per lane. */
+static int coalesce_affine(const struct mw_coalescer *co, uint64_t a0, uint64_t s, uint64_t w, uint64_t unit,
+                           struct mw_coal_req *out)
+{
+    uint64_t last = a0 + 31 * s + w - 1, lmask = ~(co->line_bytes - 1);
+    int n = 0;
+    for (uint64_t u = a0 & ~(unit - 1); u <= last; u += unit, n++) {
+        uint64_t ue = u + unit - 1;
+        /* lanes whose bytes [a0 + l s, a0 + l s + w - 1] meet [u, ue] */
+        uint32_t lo = 0, hi = 31;
+        if (s) {
+            lo = u > a0 + w - 1 ? (uint32_t)((u - (a0 + w - 1) + s - 1) / s) : 0;
+            uint64_t h = (ue - a0) / s; /* ue >= a0: the unit starts at or before a0's unit's end */
+            hi = h < 31 ? (uint32_t)h : 31;
+        }
+        uint64_t line = u & lmask, b0 = u > a0 ? u : a0, b1 = ue < last ? ue : last;
+        uint8_t sec = 0;
+        for (uint64_t x = b0 & ~(uint64_t)(SECTOR - 1); x <= b1; x += SECTOR)
+            sec |= (uint8_t)(1u << ((x - line) / SECTOR));
+        out[n].line = line;
+        out[n].sectors = sec;
+        out[n].lanes = (uint32_t)(((2ull << hi) - 1) & ~((1ull << lo) - 1));
+    }
+    coalesce_finish(co, out, n);
+    return n;
+}
+
 /* The same requests as coalesce_scan for accesses of at most a sector per lane, in time linear in the lanes: a
  * lane then touches one unit or two adjacent ones, and at most two sectors (those of its first and last byte)
  * of each. The common case, every active lane within one unit, is recognised in one pass and answered
@@ -149,6 +180,13 @@ int mw_coalesce(const struct mw_coalescer *co, const struct mw_inst *in, struct 
     uint32_t mask = in->mask;
     if (width > SECTOR) return coalesce_scan(co, in, out, width, unit);
     if (!mask) return 0;
+    if (mask == 0xffffffffu) {
+        uint64_t a0 = in->addr[0], st = in->addr[1] - a0, off = 0;
+        if (st <= SECTOR) {
+            for (int l = 2; l < MW_WARP_SIZE; l++) off |= (in->addr[l] - in->addr[l - 1]) ^ st;
+            if (!off) return coalesce_affine(co, a0, st, (uint64_t)width, unit, out);
+        }
+    }
     uint64_t umask = ~(unit - 1), lmask = ~(co->line_bytes - 1), w1 = (uint64_t)width - 1;
     unsigned smask = (unsigned)(co->line_bytes / SECTOR) - 1;
     /* one unit? every first and last byte agrees with the first lane's above the unit's bits */

@@ -971,6 +971,9 @@ static int validate_caches(const struct mw_config *c, struct mw_err *e)
     if (c->l1d.index == MW_IDX_XOR && !is_pow2(nset1))
         return vfail(c, e, AT(FI_l1d_index, FI_l1d_size_bytes), "l1d.index: xor needs a power-of-two set count, the L1D has %lld",
                      LL(nset1));
+    if (c->l1d.index == MW_IDX_XOR_FOLD && !is_pow2(nset1))
+        return vfail(c, e, AT(FI_l1d_index, FI_l1d_size_bytes),
+                     "l1d.index: xor_fold needs a power-of-two set count, the L1D has %lld", LL(nset1));
     int64_t set2 = c->l2.line_bytes * c->l2.assoc;
     if (c->l2.slice_bytes % set2 || c->l2.slice_bytes < set2)
         return vfail(c, e, AT(FI_l2_slice_bytes, FI_l2_assoc, FI_l2_line_bytes),

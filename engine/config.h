@@ -11,8 +11,8 @@ enum mw_cfg_type { MW_CT_INT, MW_CT_DOUBLE, MW_CT_BOOL, MW_CT_ENUM, MW_CT_STR };
 /* Enumerations used by config fields; the choice strings list them in value order. */
 enum { MW_ALLOC_ON_MISS = 0, MW_ALLOC_ON_FILL = 1 };
 #define MW_ALLOC_CHOICES "on_miss|on_fill"
-enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2 };
-#define MW_IDX_CHOICES "linear|fermi_hash|xor"
+enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2, MW_IDX_XOR_FOLD = 3 };
+#define MW_IDX_CHOICES "linear|fermi_hash|xor|xor_fold"
 enum { MW_COAL_LINE = 0, MW_COAL_SECTOR = 1 };
 #define MW_COAL_CHOICES "line|sector"
 enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
@@ -163,7 +163,13 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
       "off: writes are served only while no read is queued")                                                 \
     F(dram, cmd_arbiter, ENUM, MW_DCMDARB_OLDEST, 0, 0, MW_DCMDARB_CHOICES,                                   \
       "which ready bank issues its command: the oldest request's, or round robin from the bank after the "   \
-      "last one that issued (Li §2.3)")
+      "last one that issued (Li §2.3)")                                                                        \
+    F(trace, cache, BOOL, 1, 0, 1, "",                                                                          \
+      "keep a binary cache (.mwtrace) of each parsed trace kernel file and read that instead of the text "    \
+      "while the file's size and modification time are unchanged (results are identical)")                    \
+    F(trace, cache_dir, STR, "", 0, 0, "",                                                                      \
+      "where .mwtrace files go: \"\" = beside the trace when its folder is writable, else "                       \
+      "$XDG_CACHE_HOME/moonwarp (~/.cache/moonwarp)")
 
 /* Storage per type: INT int64_t, DOUBLE double, BOOL bool, ENUM int, STR char[MW_STR_MAX]. The struct below
  * is written out by hand (sections as nested structs, cfg.l1d.assoc) and checked against the table by
@@ -253,6 +259,10 @@ struct mw_config {
         bool perfect, drain_on_empty;
         int cmd_arbiter;
     } dram;
+    struct {
+        bool cache;
+        char cache_dir[MW_STR_MAX];
+    } trace;
     /* policies: one choice per decision point, indexed by enum mw_point */
     struct mw_policy_choice policy[MW_POLICY_POINTS];
     char source[256]; /* file the config came from ("" = defaults only) */

@@ -312,19 +312,23 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
         m->way = -1;
         m->pc = a->pc;
         m->warp = (uint16_t)a->warp;
+        mw_l1d_mshr_occ(s, l1);
         l1->mshr_used++;
     }
     if (need_line) {
         const struct mw_line *vl = mw_tags_line(t, q->set, victim);
         if (vl->used && vl->valid) { /* the miss's contention class: who allocated the line it replaces */
-            if (vl->alloc_warp == a->warp) l1->st.victim_iw++;
-            else if (mw_warp_cta(s, l1->sm, vl->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp)) l1->st.victim_xw++;
+            if (vl->alloc_warp == a->warp) {
+                l1->st.victim_iw++;
+                if (vl->alloc_inst == (uint32_t)a->inst) l1->st.victim_iw_coincident++;
+            } else if (mw_warp_cta(s, l1->sm, vl->alloc_warp) == mw_warp_cta(s, l1->sm, a->warp)) l1->st.victim_xw++;
             else l1->st.victim_xb++;
         }
         evict(s, l1, q->set, victim, MW_EVICT_REPLACE);
         install(s, l1, q->set, victim, q->line, a->pc, a->warp);
         m->way = victim;
         l = mw_tags_line(t, q->set, victim);
+        l->alloc_inst = (uint32_t)a->inst;
     }
     if (need_fetch) {
         struct mw_policy_inst *pi = &s->pol[MW_PT_GRANULARITY];
@@ -430,6 +434,7 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     memcpy(t_create, m->t_create, (size_t)nwait * sizeof *t_create);
     mw_slotmap_release(&l1->mshr_map, k, line);
     l1->mshr_key[k] = MW_MSHR_NO_LINE;
+    mw_l1d_mshr_occ(s, l1);
     l1->mshr_used--;
     l1->mshr_epoch++;
     *freed = true;

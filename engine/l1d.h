@@ -43,7 +43,9 @@
     X(victim_iw, "load misses that evicted a line allocated by the same warp (Choo: intra-warp)", "req", SUM) \
     X(victim_xw, "load misses that evicted a line of another warp of the same CTA (cross-warp)", "req", SUM) \
     X(victim_xb, "load misses that evicted a line of a warp of another CTA (cross-block)", "req", SUM) \
-    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)
+    X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)          \
+    X(mshr_occupancy, "MSHR entries in use, summed over core cycles (l1d.mshr_mean_occupancy)", "entry-cycle", SUM) \
+    X(victim_iw_coincident, "victim_iw misses whose victim the same dynamic load allocated (Choo: coincident)", "req", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of
@@ -52,7 +54,9 @@ MW_STATS_DECLARE(l1d, MW_L1D_STATS)
  *  fermi_hash  GPGPU-Sim's FERMI_HASH_SET_FUNCTION (Nugteren et al., HPCA'14): the line number's low 5 bits XOR
  *              address bits 13, 14, 15, 17, 19; 64 sets add bit 12 on top (32 or 64 sets only);
  *  xor         GPGPU-Sim's BITWISE_XORING_FUNCTION: the linear index XOR the tag's low bits (a power-of-two
- *              count), the XOR indexing of IndXor (Choo's competitor). */
+ *              count), the XOR indexing of IndXor (Choo's competitor);
+ *  xor_fold    every bit of the line number folded in: the XOR of all its set-width chunks (a power-of-two
+ *              count; a generic full fold, not Wang et al.'s FUP, whose function is not known here). */
 struct mw_set_index {
     int sets, shift, fn, set_bits;
 };
@@ -76,6 +80,12 @@ static inline int mw_set_index_of(const struct mw_set_index *x, uint64_t line)
     case MW_IDX_XOR: {
         uint64_t mask = (uint64_t)x->sets - 1;
         return (int)(((line >> x->shift) & mask) ^ ((line >> (x->shift + x->set_bits)) & mask));
+    }
+    case MW_IDX_XOR_FOLD: {
+        uint64_t mask = (uint64_t)x->sets - 1, n = line >> x->shift, set = 0;
+        if (!x->set_bits) return 0; /* one set */
+        for (; n; n >>= x->set_bits) set ^= n & mask;
+        return (int)set;
     }
     default: return (int)((line >> x->shift) % (uint64_t)x->sets);
     }
@@ -105,6 +115,7 @@ struct mw_l1d {
     struct mw_slotmap mshr_map; /* line -> entry, and the free entries (lowest first) */
     int mshr_entries, mshr_used;
     uint64_t mshr_epoch;  /* changes whenever an MSHR entry is taken or freed (qualify caching) */
+    uint64_t mshr_occ_t;  /* core cycle up to which st.mshr_occupancy counts (mw_l1d_mshr_occ) */
     struct mw_req_fifo missq;
     struct mw_req_fifo injq; /* policy-injected traffic, sent when the miss queue has nothing to send */
     size_t view_meta;     /* offset of the replacement policy's bytes in a line's policy bytes, (size_t)-1: none */
@@ -130,6 +141,14 @@ struct mw_l1d_org {
     void (*fini)(struct mw_l1d *l1);
 };
 
+/* Bring st.mshr_occupancy up to the current core cycle; called before mshr_used changes and before the stats
+ * are read, so the counter is exact without a per-cycle visit. */
+static inline void mw_l1d_mshr_occ(const struct mw_sim *s, struct mw_l1d *l1)
+{
+    uint64_t t = mw_core_stamp(s);
+    if (t > l1->mshr_occ_t) l1->st.mshr_occupancy += (uint64_t)l1->mshr_used * (t - l1->mshr_occ_t);
+    l1->mshr_occ_t = t;
+}
 int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e);
 void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1);
 

@@ -363,6 +363,7 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
         m->way = pw[0];
         m->pc = a->pc;
         m->warp = (uint16_t)a->warp;
+        mw_l1d_mshr_occ(s, l1);
         l1->mshr_used++;
     }
     for (int n = 0; n < np; n++) {

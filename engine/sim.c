@@ -11,6 +11,7 @@
 #include "l1i.h"
 #include "partition.h"
 #include "sm.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,7 @@ int mw_sim_set_workload(struct mw_sim *s, struct mw_workload *w, struct mw_err *
 {
     if (s->started) return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "the simulation has started; create a new one");
     if (s->have_wl) mw_workload_close(&s->wl);
+    mw_trace_set_cache(w, s->cfg.trace.cache, s->cfg.trace.cache_dir); /* no-op unless w is a trace */
     s->wl = *w;
     s->have_wl = true;
     s->pcs_scaled = !w->ops->kind || strcmp(w->ops->kind, "trace") != 0;
@@ -508,6 +510,7 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
     mw_stat_list_add(out, "sim.unit_visits", (double)(s->visits_sm + s->visits_l2 + s->visits_dram + s->visits_icnt),
                      "units visited, all kinds: what the run's cost scales with", "visit");
     if (!s->started) return 0;
+    for (int i = 0; i < s->nsms; i++) mw_l1d_mshr_occ(s, &s->l1d[i]);
     mw_stat_list_add_group(out, "sm", mw_sm_stat_descs, mw_sm_stat_count, &s->sms[0].st, sizeof s->sms[0], s->nsms,
                            per_instance);
     mw_stat_list_add_group(out, "l1d", mw_l1d_stat_descs, mw_l1d_stat_count, &s->l1d[0].st, sizeof s->l1d[0],
@@ -532,6 +535,9 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                            per_instance);
     /* derived */
 #define GET(n) sget(out, n)
+    mw_stat_list_add(out, "l1d.mshr_mean_occupancy",
+                     ratio(GET("l1d.mshr_occupancy"), (double)cycles * (double)s->nsms * (double)s->cfg.l1d.mshr_entries),
+                     "L1D MSHR entries in use over all entries, per core cycle, all SMs", "");
     mw_stat_list_add(out, "l1d.miss_rate", ratio(GET("l1d.misses"), GET("l1d.accesses")), "L1D misses / accesses", "");
     mw_stat_list_add(out, "l2.miss_rate", ratio(GET("l2.misses"), GET("l2.accesses")), "L2 misses / accesses", "");
     mw_stat_list_add(out, "l1d.gpgpusim_miss_rate", ratio(GET("l1d.gpgpusim_misses"), GET("l1d.gpgpusim_accesses")),

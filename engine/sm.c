@@ -691,9 +691,13 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
         /* a busy shared-memory pipe frees at a known cycle; a full slot table frees with an event (warp_status) */
         if (nout[R_LDST] && sm->ldst.slots_used < sm->ldst.nslots)
             sm->next_ready = mw_min_u64(sm->next_ready, sm->ldst.free_at);
-        static const int out_reasons[] = {R_SB_ALU, R_SB_MEM, R_BARRIER, R_LDST};
-        for (int j = 0; j < 4; j++)
-            if (nout[out_reasons[j]] && stall_rank[out_reasons[j]] > stall_rank[best]) best = out_reasons[j];
+        /* the highest-ranked reason any of them is out for (LDST > SB_ALU > SB_MEM > BARRIER in stall_rank) */
+        int out = nout[R_LDST]     ? R_LDST
+                  : nout[R_SB_ALU] ? R_SB_ALU
+                  : nout[R_SB_MEM] ? R_SB_MEM
+                  : nout[R_BARRIER] ? R_BARRIER
+                                    : R_IDLE;
+        if (stall_rank[out] > stall_rank[best]) best = out;
         if (n == 0) {
             if (iw == 0) reason = best;
             break;
@@ -814,7 +818,10 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
     sm->busy = false;
     sm->next_ready = MW_NEVER;
     if (sm->resident_warps == 0 && mw_ldst_idle(&sm->ldst) && !sm->fetch_busy) {
-        for (int k = 0; k < s->cfg.sm.n_schedulers; k++) sm->last_stall[k] = R_IDLE, sm->last_ldst_wait[k] = 0;
+        /* no warp to schedule: a wake-up left from the last warps' exit is void (a CTA launch wakes them again), so
+         * the idle SM can sleep */
+        for (int k = 0; k < s->cfg.sm.n_schedulers; k++)
+            sm->last_stall[k] = R_IDLE, sm->last_ldst_wait[k] = 0, sm->sched_dirty[k] = false;
         sm->st.issue_slots += (uint64_t)s->cfg.sm.n_schedulers;
         sm->st.stall_idle += (uint64_t)s->cfg.sm.n_schedulers;
         return;

@@ -20,6 +20,7 @@ struct mw_line {
     uint8_t pending;      /* sectors being filled (allocate-on-miss reservation) */
     uint8_t dirty;        /* L2 only */
     uint8_t used;         /* way holds a tag */
+    uint32_t alloc_inst;  /* low 32 bits of the id of the load instruction whose miss allocated it (L1D) */
 };
 struct mw_tags {
     int sets, assoc, line_shift;

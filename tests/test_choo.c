@@ -258,6 +258,101 @@ static void test_mrpb(void **state)
     mw_sim_destroy(s);
 }
 
+/* Coincident vs non-coincident intra-warp misses (l1d.victim_iw_coincident). One warp, 4-way L1D: load 1's 32
+ * lanes read 32 lines 4 KB apart (all in set 0), then, once it is back, load 2 reads 32 other lines of set 0.
+ * Load 1: requests 0-3 take the 4 ways; request 4 waits until a fill makes a line valid, then each of requests
+ * 4..31 evicts a line load 1 itself allocated: 28 IW misses, all coincident. Load 2: its requests 0-3 evict the 4
+ * lines load 1 left (lines 28..31: the same warp, another instruction: 4 non-coincident IW misses), requests 4..31
+ * evict load 2's own lines (28 coincident). Total victim_iw = 60, coincident 56; no XW / XB victims. */
+struct co_inst {
+    uint8_t op, dst, src0;
+    uint64_t addr, stride;
+};
+static const struct co_inst co_prog[] = {{MW_OP_LD_GLOBAL, 4, 0, SAME_SET(0), 4096},
+                                         {MW_OP_ALU, 5, 4, 0, 0},
+                                         {MW_OP_LD_GLOBAL, 6, 5, SAME_SET(32), 4096},
+                                         {MW_OP_ALU, 7, 6, 0, 0}};
+
+static int co_next(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask, void *scratch,
+                   struct mw_inst *out, struct mw_err *e)
+{
+    (void)k, (void)lane0, (void)e;
+    int *pos = scratch;
+    if (*pos >= NINST(co_prog)) return 0;
+    const struct co_inst *a = &co_prog[*pos];
+    memset(out, 0, sizeof *out);
+    out->pc = (uint64_t)*pos * 16;
+    out->mask = mask;
+    out->op = a->op;
+    out->dst[out->ndst++] = a->dst;
+    out->src[out->nsrc++] = a->src0;
+    if (mw_op_is_mem(a->op)) {
+        out->width = 4;
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (mask >> l & 1u) out->addr[l] = a->addr + a->stride * (uint64_t)l;
+    }
+    ++*pos;
+    return 1;
+}
+
+static void test_coincident_iw(void **state)
+{
+    (void)state;
+    struct mw_kgen_kernel *k = calloc(1, sizeof *k);
+    assert_non_null(k);
+    snprintf(k->k.name, sizeof k->k.name, "coincident");
+    k->k.grid[0] = k->k.grid[1] = k->k.grid[2] = 1;
+    k->k.block[0] = MW_WARP_SIZE, k->k.block[1] = k->k.block[2] = 1;
+    k->k.nregs = 16;
+    k->custom = co_next;
+    k->ninsts = NINST(co_prog);
+    k->scratch_bytes = sizeof(int);
+    struct mw_kgen_program prog = {.kernels = k, .nkernels = 1, .owned = NULL, .free_owned = sr_no_free};
+    struct mw_err e;
+    struct mw_workload w;
+    if (mw_kgen_workload(&w, "coincident", &prog, &e)) fail_msg("workload: %s", e.msg);
+    struct mw_config c;
+    const char *const sets[] = {PI_ONE_SM};
+    sr_config(&c, sets, 1);
+    c.l1i.enabled = false;
+    struct mw_sim *s = sr_sim(&c, &w);
+    sr_run(s, 200000, "coincident");
+    struct mw_stat_list l;
+    sr_stats(s, &l);
+    assert_int_equal((int)sr_stat(&l, "l1d.victim_iw"), 60);
+    assert_int_equal((int)sr_stat(&l, "l1d.victim_iw_coincident"), 56);
+    assert_int_equal((int)(sr_stat(&l, "l1d.victim_xw") + sr_stat(&l, "l1d.victim_xb")), 0);
+    mw_stat_list_fini(&l);
+    mw_sim_destroy(s);
+}
+
+/* l1d.index = xor_fold on the GTX480 L1D (32 sets, 128 B lines: line number n = addr >> 7, 5-bit chunks):
+ *  - BASE = 0x10000000: n = 2^21, only chunk 4 (bits 20-24) non-zero, = 2 -> set 2 (xor, one fold: chunk 0 ^
+ *    chunk 1 = 0; linear 0);
+ *  - a 16 KB column stride, lane l at l * 16384: n = l << 7, chunk 1 = (l & 7) << 2, chunk 2 = l >> 3 -> set
+ *    ((l & 7) << 2) ^ (l >> 3): lane 9 -> 4 ^ 1 = 5, lane 31 -> 28 ^ 3 = 31, and the 32 lanes take 32 sets; the
+ *    one-fold xor sees only chunk 0 ^ chunk 1 = (l & 7) << 2: 8 sets (lane 9 -> 4). */
+static void test_xor_fold_index(void **state)
+{
+    (void)state;
+    const char *const fold[] = {PI_ONE_SM, "l1d.index=xor_fold"}, *const one[] = {PI_ONE_SM, "l1d.index=xor"};
+    struct mw_sim *f = ran(&idle1, fold, 2), *x = ran(&idle1, one, 2);
+    assert_int_equal(mw_l1d_set_of(f, BASE), 2);
+    assert_int_equal(mw_l1d_set_of(x, BASE), 0);
+    assert_int_equal(mw_l1d_set_of(f, 9 * 16384ull), 5);
+    assert_int_equal(mw_l1d_set_of(f, 31 * 16384ull), 31);
+    assert_int_equal(mw_l1d_set_of(x, 9 * 16384ull), 4);
+    uint32_t seen_f = 0, seen_x = 0;
+    for (int l = 0; l < 32; l++) {
+        seen_f |= 1u << mw_l1d_set_of(f, (uint64_t)l * 16384u);
+        seen_x |= 1u << mw_l1d_set_of(x, (uint64_t)l * 16384u);
+    }
+    assert_int_equal(__builtin_popcount(seen_f), 32);
+    assert_int_equal(__builtin_popcount(seen_x), 8);
+    mw_sim_destroy(f);
+    mw_sim_destroy(x);
+}
+
 /* The synthetic patterns P1-P5 (tests/lua/choo_patterns.lua, Lua workloads) with the verdicts worked out there, and
  * the Lua twins of IndSelCaching and 1-bit LASC giving the C policies' counters. */
 static void test_patterns_and_twins(void **state)
@@ -279,7 +374,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_indsel_example), cmocka_unit_test(test_locsel_victim),
         cmocka_unit_test(test_lasc_rules),     cmocka_unit_test(test_lasc_probe_update),
-        cmocka_unit_test(test_memsched_grr),   cmocka_unit_test(test_mrpb),
+        cmocka_unit_test(test_memsched_grr),   cmocka_unit_test(test_mrpb), cmocka_unit_test(test_coincident_iw),
+        cmocka_unit_test(test_xor_fold_index),
         cmocka_unit_test(test_patterns_and_twins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

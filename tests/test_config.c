@@ -439,7 +439,7 @@ static void test_err_unknown_section(void **state)
     expect_file_error("sm:\n  max_warps: 48\nl1:\n  assoc: 4\n", "unknown section 'l1'; did you mean 'l1d'?", 3, 1);
     expect_file_error("cache:\n  assoc: 4\n",
                       "unknown section 'cache' (sections: sim, gpu, clock, sm, coalescer, l1d, l1i, icnt, l2, dram, "
-                      "policies)",
+                      "trace, policies)",
                       1, 1);
 }
 

@@ -380,6 +380,26 @@ static void test_events(void **state)
     assert_non_null(strstr(out, "ok  386 evictions name allocating PC 0xf0000118 and last PC 0xf0000128 (384 replaced, 2 by stores)"));
 }
 
+/* l1d.mshr_occupancy against the miss-to-fill intervals the events give. */
+static void test_mshr_occupancy(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/mshr_occ.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  l1d.mshr_occupancy 8297 entry-cycles = the 32 misses' miss-to-fill intervals"));
+}
+
+/* SMs whose CTAs are done sleep (a store acknowledged after the last warp exited used to keep them awake). */
+static void test_idle_sms(void **state)
+{
+    (void)state;
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/idle_sms.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  idle SMs sleep: 576 SM visits in 17284 cycles (fast_forward off: 259354)"));
+}
+
 /* start and finish hooks, what a policy exports read back with sim:policy(point), counters in the stats. */
 static void test_lifecycle(void **state)
 {
@@ -475,7 +495,7 @@ int main(void)
         cmocka_unit_test(test_limits), cmocka_unit_test(test_watchdog),   cmocka_unit_test(test_cli_yaml), cmocka_unit_test(test_module),
         cmocka_unit_test(test_inspect), cmocka_unit_test(test_repl),    cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_params),   cmocka_unit_test(test_names), cmocka_unit_test(test_require),
-        cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events),
+        cmocka_unit_test(test_indsel),   cmocka_unit_test(test_qualify), cmocka_unit_test(test_events), cmocka_unit_test(test_mshr_occupancy), cmocka_unit_test(test_idle_sms),
         cmocka_unit_test(test_lifecycle), cmocka_unit_test(test_actions), cmocka_unit_test(test_victim),
         cmocka_unit_test(test_sandbox),   cmocka_unit_test(test_dram_created), cmocka_unit_test(test_li_parity), cmocka_unit_test(test_bundle), cmocka_unit_test(test_xlib),
     };

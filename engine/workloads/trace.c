@@ -27,25 +27,6 @@ struct tr_cmd {
     int line;   /* in kernelslist.g */
 };
 
-/* One warp's place in its thread block's record buffer. */
-struct tr_wcur {
-    size_t off;     /* next record */
-    uint32_t left;  /* records left */
-    uint32_t n;     /* records announced by "insts =" */
-    bool seen;
-};
-
-/* A thread block's instructions, as compact records (see put_inst). */
-struct tr_cta {
-    uint32_t id;
-    bool present;  /* listed in the file */
-    int line;      /* its "thread block =" line */
-    uint32_t nwarps;
-    uint8_t *buf;
-    size_t len, cap;
-    struct tr_wcur w[];
-};
-
 #define OPC_CACHE 256
 struct opc_entry {
     char key[48];
@@ -74,6 +55,13 @@ struct tr {
 
     struct opc_entry cache[OPC_CACHE];
     unsigned cache_used;
+
+    /* .mwtrace (trace_cache.c) */
+    bool use_cache;
+    char cache_dir[TR_PATH];
+    struct tc_map *map;  /* the current kernel's cache, NULL when it is read from text */
+    uint32_t map_next;   /* next thread block of the map to hand out */
+    int cache_source;    /* enum mw_trace_source of the current kernel */
 
     bool failed;
     struct mw_err fail; /* sticky: the reader stops at its first error */
@@ -316,20 +304,6 @@ static int decode_opcode(struct tr *t, const char *op, int col, struct op_info *
 /* Compact instruction records                                                                            */
 /* ------------------------------------------------------------------------------------------------------ */
 
-enum amode {
-    AM_NONE = 0, /* not a memory instruction, or one without addresses (constant loads) */
-    AM_STRIDE,   /* u64 base, i64 stride: k-th active lane at base + k*stride */
-    AM_LIST,     /* u64 per active lane */
-    AM_DELTA32,  /* u64 base, then i32 delta from the previous active lane, per further active lane */
-    AM_DELTA64,  /* same with i64 deltas */
-};
-
-struct rec_hdr {
-    uint64_t pc;
-    uint32_t mask;
-    uint8_t op, width, flags, ndst, nsrc, amode;
-};
-
 static int cta_reserve(struct tr_cta *c, size_t more)
 {
     if (c->len + more <= c->cap) return 0;
@@ -346,20 +320,6 @@ static inline void put(struct tr_cta *c, const void *p, size_t n)
 {
     memcpy(c->buf + c->len, p, n);
     c->len += n;
-}
-
-static size_t rec_size(const struct rec_hdr *h)
-{
-    size_t n = sizeof *h + 2u * (size_t)(h->ndst + h->nsrc);
-    int lanes = mw_popcount32(h->mask);
-    switch (h->amode) {
-    case AM_STRIDE: n += 16; break;
-    case AM_LIST: n += 8u * (size_t)lanes; break;
-    case AM_DELTA32: n += 8 + 4u * (size_t)(lanes > 0 ? lanes - 1 : 0); break;
-    case AM_DELTA64: n += 8 + 8u * (size_t)(lanes > 0 ? lanes - 1 : 0); break;
-    default: break;
-    }
-    return n;
 }
 
 /* Register token: R<n>, UR<n>, RZ, URZ, P<n>/PT/UP<n>/UPT. 1 = register in *r, 0 = dropped, -1 = bad. */
@@ -502,7 +462,7 @@ static int put_inst(struct tr *t, struct tr_cta *c, const struct tr_line *l, con
     int lanes = mw_popcount32(l->mask);
     int mode = l->mode;
     uint64_t base = l->base;
-    struct rec_hdr h = {.pc = l->pc, .mask = l->mask, .ndst = l->ndst, .nsrc = l->nsrc};
+    struct tr_rec h = {.pc = l->pc, .mask = l->mask, .ndst = l->ndst, .nsrc = l->nsrc, .pad = {0}};
 
     /* class, space, width */
     int cls = oi->cls;
@@ -537,7 +497,7 @@ static int put_inst(struct tr *t, struct tr_cta *c, const struct tr_line *l, con
             if (l->deltas[i] < INT32_MIN || l->deltas[i] > INT32_MAX) h.amode = AM_DELTA64;
     }
 
-    if (cta_reserve(c, rec_size(&h)) < 0)
+    if (cta_reserve(c, tr_rec_size(&h)) < 0)
         return tr_fail(t, e, MW_ENOMEM, t->info.file, (int)mw_xz_lineno(t->f), 0, "out of memory");
     put(c, &h, sizeof h);
     put(c, l->dst, 2u * h.ndst);
@@ -601,7 +561,8 @@ static struct tr_cta *cta_new(uint32_t id, uint32_t nwarps)
 static void cta_free(struct tr_cta *c)
 {
     if (!c) return;
-    free(c->buf);
+    if (c->map) tc_close(c->map);
+    else free(c->buf);
     free(c);
 }
 
@@ -778,6 +739,8 @@ static void close_kernel(struct tr *t)
     t->f = NULL;
     t->pushed = NULL;
     t->have_kernel = false;
+    tc_close(t->map);
+    t->map = NULL;
 }
 
 static int parse_header(struct tr *t, struct mw_err *e)
@@ -871,6 +834,85 @@ static int parse_header(struct tr *t, struct mw_err *e)
 /* Workload ops                                                                                           */
 /* ------------------------------------------------------------------------------------------------------ */
 
+/* The next thread block of the current kernel, from its cache or its text: 1 = *out, 0 = no more, <0 = error. */
+static int next_tb(struct tr *t, struct tr_cta **out, struct mw_err *e)
+{
+    if (!t->map) return read_tb(t, out, e);
+    *out = NULL;
+    if (t->map_next == tc_ntbs(t->map)) return 0;
+    uint32_t ws;
+    uint64_t ni;
+    *out = tc_cta(t->map, t->map_next++, &ws, &ni);
+    if (!*out) return tr_fail(t, e, MW_ENOMEM, t->info.file, 0, 0, "out of memory");
+    t->info.tbs_read++; /* the streaming counters as the text reader would have them */
+    t->info.warps_read += ws;
+    t->info.insts_read += ni;
+    return 1;
+}
+
+/* Parse the whole kernel file (header already read) into a new cache at path. 0, or <0 when the file cannot be
+ * parsed or the cache cannot be written (the caller then reads the text as usual and meets any error there). */
+static int cache_build(struct tr *t, const char *path, struct mw_err *e)
+{
+    struct tc_writer *cw = tc_begin(path, t->info.file);
+    if (!cw) return MW_EIO;
+    int rc;
+    struct tr_cta *c;
+    while ((rc = read_tb(t, &c, e)) > 0) {
+        rc = tc_put_cta(cw, c);
+        cta_free(c);
+        if (rc < 0) break;
+    }
+    if (rc < 0) {
+        tc_abort(cw);
+        return rc;
+    }
+    struct tc_kernel kk = {.k = t->k, .info = t->info};
+    return tc_commit(cw, &kk);
+}
+
+/* Open the current kernel (t->info.file) from its cache, building the cache first when it is missing or stale.
+ * 1 = the kernel is open from the cache, 0 = read it from text. */
+static int cache_kernel(struct tr *t, struct mw_err *e)
+{
+    char path[TR_PATH * 2];
+    char file[sizeof t->info.file];
+    memcpy(file, t->info.file, sizeof file);
+    if (!tc_path(file, t->cache_dir, path, sizeof path)) return 0;
+    struct tc_map *m = tc_open(path, file, NULL);
+    int source = MW_TRACE_FROM_CACHE;
+    if (!m) {
+        t->f = mw_xz_open(file, e);
+        int rc = t->f ? parse_header(t, e) : -1;
+        if (rc >= 0) {
+            t->nctas = mw_kernel_ctas(&t->k);
+            t->nwarps = mw_kernel_cta_warps(&t->k);
+            t->last_tb = -1;
+            rc = cache_build(t, path, e);
+        }
+        /* back to the state before: the text reader starts afresh if the cache cannot be used */
+        close_kernel(t);
+        t->failed = false;
+        t->eof = false;
+        memset(&t->k, 0, sizeof t->k);
+        memset(&t->info, 0, sizeof t->info);
+        memcpy(t->info.file, file, sizeof file);
+        memset(t->cache, 0, sizeof t->cache);
+        t->cache_used = 0;
+        if (rc < 0 || !(m = tc_open(path, file, NULL))) return 0;
+        source = MW_TRACE_CACHE_BUILT;
+    }
+    t->map = m;
+    t->map_next = 0;
+    t->k = tc_kernel(m)->k;
+    t->info = tc_kernel(m)->info;
+    memcpy(t->info.file, file, sizeof file);
+    t->info.tbs_read = 0;
+    t->info.warps_read = t->info.insts_read = 0;
+    t->cache_source = source;
+    return 1;
+}
+
 static int tr_next_kernel(struct mw_workload *w, struct mw_kernel *k, struct mw_err *e)
 {
     struct tr *t = w->self;
@@ -888,14 +930,17 @@ static int tr_next_kernel(struct mw_workload *w, struct mw_kernel *k, struct mw_
     t->cache_used = 0;
     snprintf(t->info.file, sizeof t->info.file, "%s", cmd->file);
     t->eof = false;
-    t->f = mw_xz_open(cmd->file, e);
-    if (!t->f) {
-        /* checked at open; it vanished since */
-        return tr_fail(t, e, e->code, t->listpath, cmd->line, 0, "cannot open kernel trace '%s': %s", cmd->file,
-                       e->msg);
+    t->cache_source = MW_TRACE_FROM_TEXT;
+    if (!t->use_cache || !cache_kernel(t, e)) {
+        t->f = mw_xz_open(cmd->file, e);
+        if (!t->f) {
+            /* checked at open; it vanished since */
+            return tr_fail(t, e, e->code, t->listpath, cmd->line, 0, "cannot open kernel trace '%s': %s",
+                           cmd->file, e->msg);
+        }
+        int rc = parse_header(t, e);
+        if (rc < 0) return rc;
     }
-    int rc = parse_header(t, e);
-    if (rc < 0) return rc;
     t->launched++;
     t->k.id = t->launched;
     t->have_kernel = true;
@@ -924,7 +969,7 @@ static int tr_cta_open(struct mw_workload *w, uint32_t cta, void **state, struct
     struct tr_cta *c = NULL;
     for (;;) {
         if (!t->pending) {
-            int rc = read_tb(t, &t->pending, e);
+            int rc = next_tb(t, &t->pending, e);
             if (rc < 0) return rc;
             if (rc == 0) break; /* end of file: the rest of the grid is absent */
         }
@@ -957,9 +1002,9 @@ static int tr_warp_next(struct mw_workload *w, void *state, uint32_t warp, struc
     struct tr_wcur *wc = &c->w[warp];
     if (!wc->left) return 0;
     const uint8_t *p = c->buf + wc->off;
-    struct rec_hdr h;
+    struct tr_rec h;
     memcpy(&h, p, sizeof h);
-    wc->off += rec_size(&h);
+    wc->off += tr_rec_size(&h);
     wc->left--;
     p += sizeof h;
     out->pc = h.pc;
@@ -1270,7 +1315,7 @@ int mw_trace_stats(const char *path, struct mw_trace_summary *out, struct mw_err
         if (rc < 0) break;
         /* the rest of the file must be well formed too (a thread block there would be out of order) */
         struct tr_cta *extra = NULL;
-        rc = read_tb(t, &extra, e);
+        rc = next_tb(t, &extra, e);
         cta_free(extra);
         if (rc < 0) break;
     }
@@ -1280,4 +1325,19 @@ int mw_trace_stats(const char *path, struct mw_trace_summary *out, struct mw_err
         return rc;
     }
     return 0;
+}
+
+void mw_trace_set_cache(struct mw_workload *w, bool on, const char *dir)
+{
+    if (!w || w->ops != &trace_ops) return;
+    struct tr *t = w->self;
+    t->use_cache = on;
+    snprintf(t->cache_dir, sizeof t->cache_dir, "%s", dir ? dir : "");
+}
+
+int mw_trace_source(const struct mw_workload *w)
+{
+    if (!w || w->ops != &trace_ops) return -1;
+    const struct tr *t = w->self;
+    return t->have_kernel ? t->cache_source : -1;
 }

@@ -91,4 +91,13 @@ void mw_trace_summary_free(struct mw_trace_summary *s);
  * it; generic LD/ST/ATOM/RED report their global class. -1 if the table does not know it for that sm. */
 int mw_trace_op_class(const char *opcode, unsigned sm);
 
+/* .mwtrace, a binary cache of each parsed kernel file (trace_cache.c): off unless set here (the simulation sets it
+ * from trace.cache / trace.cache_dir). dir "" = beside the kernel file when its folder is writable, else
+ * $XDG_CACHE_HOME/moonwarp or ~/.cache/moonwarp. Set before the first kernel is read. */
+void mw_trace_set_cache(struct mw_workload *w, bool on, const char *dir);
+/* Where the current kernel was read from: */
+enum mw_trace_source { MW_TRACE_FROM_TEXT = 0, MW_TRACE_CACHE_BUILT = 1, MW_TRACE_FROM_CACHE = 2 };
+/* -1 if w is not a trace or no kernel is open. */
+int mw_trace_source(const struct mw_workload *w);
+
 #endif

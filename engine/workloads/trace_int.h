@@ -56,4 +56,94 @@ struct tr_line {
 bool tr_line_scan(const char *line, unsigned tracer_version, bool lineinfo, struct tr_line *l, char *opbuf,
                   size_t opcap);
 
+/* One warp's place in its thread block's record buffer. */
+struct tr_wcur {
+    size_t off;     /* next record */
+    uint32_t left;  /* records left */
+    uint32_t n;     /* records announced by "insts =" */
+    bool seen;
+};
+
+/* A thread block's instructions, as compact records (trace.c, put_inst): a header (struct tr_rec), then the
+ * destination and source registers (u16 each), then the addresses in the record's address mode. */
+struct tc_map;
+struct tr_cta {
+    uint32_t id;
+    bool present;  /* listed in the file */
+    struct tc_map *map; /* buf points into this .mwtrace mapping (a reference to it), else buf is owned */
+    int line;      /* its "thread block =" line */
+    uint32_t nwarps;
+    uint8_t *buf;
+    size_t len, cap;
+    struct tr_wcur w[];
+};
+
+enum tr_amode {
+    AM_NONE = 0, /* not a memory instruction, or one without addresses (constant loads) */
+    AM_STRIDE,   /* u64 base, i64 stride: k-th active lane at base + k*stride */
+    AM_LIST,     /* u64 per active lane */
+    AM_DELTA32,  /* u64 base, then i32 delta from the previous active lane, per further active lane */
+    AM_DELTA64,  /* same with i64 deltas */
+    AM_COUNT
+};
+
+struct tr_rec {
+    uint64_t pc;
+    uint32_t mask;
+    uint8_t op, width, flags, ndst, nsrc, amode;
+    uint8_t pad[6]; /* zero: records are written to .mwtrace files byte for byte */
+};
+
+/* Bytes of a record with header h. */
+static inline size_t tr_rec_size(const struct tr_rec *h)
+{
+    size_t n = sizeof *h + 2u * (size_t)(h->ndst + h->nsrc);
+    int lanes = mw_popcount32(h->mask);
+    switch (h->amode) {
+    case AM_STRIDE: n += 16; break;
+    case AM_LIST: n += 8u * (size_t)lanes; break;
+    case AM_DELTA32: n += 8 + 4u * (size_t)(lanes > 0 ? lanes - 1 : 0); break;
+    case AM_DELTA64: n += 8 + 8u * (size_t)(lanes > 0 ? lanes - 1 : 0); break;
+    default: break;
+    }
+    return n;
+}
+
+/* A fingerprint of the opcode table (names, classes, kinds, versions): part of a .mwtrace file's identity. */
+uint64_t tr_op_table_hash(void);
+
+/* ---- .mwtrace: a binary cache of one parsed kernel file (trace_cache.c) ---- */
+
+/* A kernel as the cache stores it: the header facts and, per thread block present in the file, its records. */
+struct tc_kernel {
+    struct mw_kernel k;
+    struct mw_trace_kernel_info info; /* tbs_read, warps_read, insts_read: the whole file's */
+};
+
+struct tc_map;    /* an open, checked cache file (mapped read-only) */
+struct tc_writer; /* a cache file being written (a temporary file renamed at the end) */
+
+/* Where the cache of kernel file src lives: beside it (src + ".mwtrace") when dir is empty and src's folder is
+ * writable, else in dir (or $XDG_CACHE_HOME/moonwarp, ~/.cache/moonwarp when dir is empty) under a name made of
+ * a hash of src's real path and its base name. False when no place can be named or created. */
+bool tc_path(const char *src, const char *dir, char *out, size_t cap);
+/* The cache at path if it is intact and made from src as it is now (size, mtime, real path, format version,
+ * opcode table), else NULL (why in *why, for tests and messages). */
+struct tc_map *tc_open(const char *path, const char *src, const char **why);
+/* Drop a reference: the opener's, or a CTA's from tc_cta (the mapping lives while a CTA of it is open). */
+void tc_close(struct tc_map *m);
+const struct tc_kernel *tc_kernel(const struct tc_map *m);
+uint32_t tc_ntbs(const struct tc_map *m);
+/* The i-th thread block present in the file (increasing ids) as a CTA whose records point into the mapping (it
+ * holds a reference; cta_free drops it); warps_seen/insts: its counts for the reader's streaming counters. NULL if
+ * out of memory. */
+struct tr_cta *tc_cta(struct tc_map *m, uint32_t i, uint32_t *warps_seen, uint64_t *insts);
+uint32_t tc_tb_id(const struct tc_map *m, uint32_t i);
+
+struct tc_writer *tc_begin(const char *path, const char *src);
+int tc_put_cta(struct tc_writer *w, const struct tr_cta *c);
+/* Write the kernel facts and the index, then rename into place. 0 or <0 (the temporary file is removed). */
+int tc_commit(struct tc_writer *w, const struct tc_kernel *k);
+void tc_abort(struct tc_writer *w);
+
 #endif

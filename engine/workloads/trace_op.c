@@ -202,3 +202,16 @@ int mw_trace_op_class(const char *opcode, unsigned sm)
     tr_op_modifiers(opcode + n, &oi, d);
     return oi.cls;
 }
+
+uint64_t tr_op_table_hash(void)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over every entry's fields */
+    for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++) {
+        const struct op_desc *d = &op_table[i];
+        unsigned char b[7] = {d->cls, d->kind, (unsigned char)d->lo, (unsigned char)(d->lo >> 8),
+                              (unsigned char)d->hi, (unsigned char)(d->hi >> 8), 0xff};
+        for (const char *c = d->name; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        for (size_t j = 0; j < sizeof b; j++) h = (h ^ b[j]) * 1099511628211ull;
+    }
+    return h;
+}

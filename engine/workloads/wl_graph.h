@@ -21,6 +21,22 @@ int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_
 int gr_input_sized(const char *size, uint64_t seed, const uint32_t n[4], const uint32_t m[4], struct mw_graph *g,
                    struct mw_err *e);
 
+/* The graph.* models' sizes: enum mw_kgen_size's four, then `ldbc` (engine/workloads/wl_graph_ldbc.c): GraphBig's
+ * LDBC social graph, 1 M vertices, LDBC's Facebook degree distribution at a mean of 28.82 stored edges per vertex. */
+#define GR_SIZE_LDBC 4
+#define GR_LDBC_VERTICES 1000000u
+#define GR_LDBC_MEAN 28.82
+/* The size index of `size` (GR_SIZE_LDBC for "ldbc"), or an error for an unknown name. */
+int gr_size(const char *size, struct mw_err *e);
+/* The graph of `size`: the LDBC graph for "ldbc", else gr_input_sized's R-MAT graph of n[size], m[size]. */
+int gr_input_graph(const char *size, uint64_t seed, const uint32_t n[4], const uint32_t m[4], struct mw_graph *g,
+                   struct mw_err *e);
+/* One degree from LDBC's Facebook distribution scaled to `mean` (a percentile bucket, then uniform within it). */
+uint32_t gr_ldbc_degree(uint64_t *s, double mean);
+/* n vertices with degrees from gr_ldbc_degree(mean), stubs paired at random, self-loops and repeated pairs
+ * dropped; CSR with both directions of each edge. Seeded, deterministic. -1 on bad arguments or no memory. */
+int mw_wl_graph_ldbc(uint32_t n, double mean, uint64_t seed, struct mw_graph *g);
+
 /* The source vertex of SSSP: GraphBig's run uses --root 31; the first vertex from 31 on with an edge. */
 uint32_t gr_root(const struct mw_graph *g);
 

@@ -254,8 +254,8 @@ enum { SUM_INSTS = 0x90 / 16 }; /* gen_sum's code: its last PC is 0x80, its EXIT
 
 int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e)
 {
-    static const uint32_t roots[4] = {2, 4, 1, 0}; /* 0: every vertex, as GraphBig runs */
-    int sz = mw_kgen_size(size, e);
+    static const uint32_t roots[5] = {2, 4, 1, 0, 1}; /* 0: every vertex, as GraphBig runs */
+    int sz = gr_size(size, e);
     if (sz < 0) return sz;
     struct bc *b = calloc(1, sizeof *b);
     if (!b) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");

@@ -131,7 +131,7 @@ int mw_wl_graph_gc(struct mw_workload *w, const char *size, uint64_t seed, struc
     if (!c) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     /* default: one round per colour makes the run long, so a smaller graph (scale 14, mean degree 8) */
     static const uint32_t nv[4] = {256, 4096, 16384, 1000}, ne[4] = {2048, 32768, 131072, 29790};
-    int rc = gr_input_sized(size, seed, nv, ne, &c->g, e);
+    int rc = gr_input_graph(size, seed, nv, ne, &c->g, e);
     if (rc < 0) {
         free(c);
         return rc;

@@ -98,7 +98,7 @@ int gr_input(const char *size, uint64_t seed, unsigned default_shift, struct mw_
     uint32_t n[4], m[4];
     for (int i = 0; i < 4; i++) n[i] = nv[i], m[i] = ne[i];
     n[MW_SIZE_DEFAULT] >>= default_shift, m[MW_SIZE_DEFAULT] >>= default_shift;
-    return gr_input_sized(size, seed, n, m, g, e);
+    return gr_input_graph(size, seed, n, m, g, e);
 }
 
 int gr_input_sized(const char *size, uint64_t seed, const uint32_t n[4], const uint32_t m[4], struct mw_graph *g,

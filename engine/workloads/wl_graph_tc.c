@@ -293,7 +293,7 @@ int mw_wl_graph_tc(struct mw_workload *w, const char *size, uint64_t seed, struc
     /* the work grows with the square of the degrees: sparser graphs than the other models' (mean degree 4; the
      * paper size keeps GraphBig's dataset/small counts) */
     static const uint32_t nv[4] = {128, 2048, 16384, 1000}, ne[4] = {512, 8192, 32768, 29790};
-    int rc = gr_input_sized(size, seed, nv, ne, &t->g, e);
+    int rc = gr_input_graph(size, seed, nv, ne, &t->g, e);
     if (rc < 0) {
         free(t);
         return rc;

@@ -54,12 +54,12 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"mars.iix", "mars", "Mars inverted index: byte-wise link scan per 1 KB record, prefix sums, bitonic sort, grouping", "tiny|small|default|paper", mw_wl_mars_iix},
 
     /* @group graph */
-    {"graph.sssp", "graphbig", "SSSP: Bellman-Ford relax (atomicMin) + fold per iteration, R-MAT graph, unit weights", "tiny|small|default|paper", mw_wl_graph_sssp},
-    {"graph.cc", "graphbig", "CC: edge-parallel hooking, update, pointer jumping until no hook, R-MAT graph", "tiny|small|default|paper", mw_wl_graph_cc},
-    {"graph.dc", "graphbig", "DC: per-vertex edge walk, atomicAdd on each target's in-degree, R-MAT graph", "tiny|small|default|paper", mw_wl_graph_dc},
-    {"graph.bc", "graphbig", "BC: per root, BFS forward levels (atomicAdd path counts) and backward dependency sums", "tiny|small|default|paper", mw_wl_graph_bc},
-    {"graph.tc", "graphbig", "TC: per-thread quicksort of neighbour lists (local stack), sorted-list intersections, atomicAdd", "tiny|small|default|paper", mw_wl_graph_tc},
-    {"graph.gc", "graphbig", "GC: one launch per colour, uncoloured vertices with the largest random number win", "tiny|small|default|paper", mw_wl_graph_gc},
+    {"graph.sssp", "graphbig", "SSSP: Bellman-Ford relax (atomicMin) + fold per iteration, R-MAT graph, unit weights", "tiny|small|default|paper|ldbc", mw_wl_graph_sssp},
+    {"graph.cc", "graphbig", "CC: edge-parallel hooking, update, pointer jumping until no hook, R-MAT graph", "tiny|small|default|paper|ldbc", mw_wl_graph_cc},
+    {"graph.dc", "graphbig", "DC: per-vertex edge walk, atomicAdd on each target's in-degree, R-MAT graph", "tiny|small|default|paper|ldbc", mw_wl_graph_dc},
+    {"graph.bc", "graphbig", "BC: per root, BFS forward levels (atomicAdd path counts) and backward dependency sums", "tiny|small|default|paper|ldbc", mw_wl_graph_bc},
+    {"graph.tc", "graphbig", "TC: per-thread quicksort of neighbour lists (local stack), sorted-list intersections, atomicAdd", "tiny|small|default|paper|ldbc", mw_wl_graph_tc},
+    {"graph.gc", "graphbig", "GC: one launch per colour, uncoloured vertices with the largest random number win", "tiny|small|default|paper|ldbc", mw_wl_graph_gc},
     /* @group sdk */
     {"sdk.vectoradd", "cuda-sdk", "vectorAdd: C[i] = A[i] + B[i], 256-thread CTAs, 50000 elements", "tiny|small|default|paper", mw_wl_sdk_vectoradd},
     {"sdk.scalarprod", "cuda-sdk", "scalarProd: scalarProdGPU<<<128, 256>>>, 256 dot products of 4096 floats, 1024 accumulators and a shared tree", "tiny|small|default|paper", mw_wl_sdk_scalarprod},

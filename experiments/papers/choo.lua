@@ -66,9 +66,10 @@ local function list(names)
 end
 
 local extra = { "l1d.miss_rate", "l1d.accesses", "l1d.gpgpusim_accesses", "l1d.bypasses", "l1d.evictions",
-  "l1d.evict_reuse0", "l1d.victim_iw", "l1d.victim_xw", "l1d.victim_xb", "l1d.line_alloc_fail", "l1d.mshr_fail",
-  "l1d.miss_queue_fail", "sm.ldst_stall_line_alloc", "sm.ldst_stall_mshr", "sm.ldst_stall_miss_queue",
-  "sm.mem_lanes", "sm.coalesced_reqs", "sm.active_cycles", "sm.ldst_busy", "sm.ldst_wait_warps" }
+  "l1d.evict_reuse0", "l1d.victim_iw", "l1d.victim_iw_coincident", "l1d.victim_xw", "l1d.victim_xb",
+  "l1d.line_alloc_fail", "l1d.mshr_fail", "l1d.miss_queue_fail", "l1d.gpgpusim_misses", "l1d.gpgpusim_pending_hits",
+  "sm.ldst_stall_line_alloc", "sm.ldst_stall_mshr", "sm.ldst_stall_miss_queue", "sm.mem_lanes", "sm.coalesced_reqs",
+  "sm.active_cycles", "sm.ldst_busy", "sm.ldst_wait_warps" }
 
 local function figure(tag, title, names, configs, baseline)
   local res = X.run {
@@ -90,20 +91,22 @@ local fig4 = figure("fig4", "Fig 4.x: IPC normalized to the baseline (GTO, 16 KB
   { "Baseline", "Assoc-32", "BypassAll", "IndSelCaching", "LocSelCaching", "IndXor", "MRPB" })
 
 -- The baseline characterization (thesis §2.5.3, §3.2, §3.3) from the same runs' counters, per benchmark and as
--- the mean over the benchmarks: L1D hit rate, the share of replacing misses whose victim the same warp allocated
--- (IW), evicted lines never hit (Reuse0), LDST resource-stall cycles per thousand SM-active cycles and the share
--- of them for want of a line (LineAllocFail), the coalescing degree (active lanes per L1D request), the warps
--- ready but for the LDST unit per cycle it is busy (ldst-wait: both schedulers' counts added) and
--- LocSelCaching's and BypassAll's cut in L1D accesses (stores included, GPGPU-Sim's count).
+-- the mean over the benchmarks: L1D hit rate (loads; and with GPGPU-Sim's accounting, gsim-hit%: pending hits
+-- count as hits, stores included), the share of replacing misses whose victim the same warp allocated
+-- (IW) and the part of those whose victim the same dynamic load allocated (IWcoin: coincident), evicted lines
+-- never hit (Reuse0), LDST resource-stall cycles per thousand SM-active cycles and the share of them for want of
+-- a line (LineAllocFail), the coalescing degree (active lanes per L1D request), the warps ready but for the
+-- LDST unit per cycle it is busy (ldst-wait: both schedulers' counts added) and LocSelCaching's and BypassAll's
+-- cut in L1D accesses (stores included, GPGPU-Sim's count).
 local function characterization(res)
   local by = {}
   for _, r in ipairs(res.rows) do
     by[r.workload] = by[r.workload] or {}
     by[r.workload][r.policy] = r.stats
   end
-  local cols = { "hit%", "IW%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal", "ldst-wait", "LocSel-acc%",
-    "BypAll-acc%" }
-  local lines, sum, n = {}, {}, 0
+  local cols = { "hit%", "gsim-hit%", "IW%", "IWcoin%", "XW%", "XB%", "Reuse0%", "stall/kc", "LAF%", "coal",
+    "ldst-wait", "LocSel-acc%", "BypAll-acc%" }
+  local lines, sum, cnt, n = {}, {}, {}, 0
   local function pct(a, b) return (b and b > 0) and 100 * a / b or 0 / 0 end
   for _, w in ipairs(workloads) do
     local b, l, a = by[w.name] and by[w.name].Baseline, by[w.name] and by[w.name].LocSelCaching,
@@ -112,7 +115,11 @@ local function characterization(res)
       local acc = b["l1d.accesses"]
       local vic = b["l1d.victim_iw"] + b["l1d.victim_xw"] + b["l1d.victim_xb"]
       local stall = b["sm.ldst_stall_line_alloc"] + b["sm.ldst_stall_mshr"] + b["sm.ldst_stall_miss_queue"]
-      local v = { pct(acc - b["l1d.misses"], acc), pct(b["l1d.victim_iw"], vic), pct(b["l1d.victim_xw"], vic),
+      local gacc = b["l1d.gpgpusim_accesses"]
+      local v = { pct(acc - b["l1d.misses"], acc), pct(gacc - b["l1d.gpgpusim_misses"], gacc),
+        pct(b["l1d.victim_iw"], vic),
+        b["l1d.victim_iw_coincident"] and pct(b["l1d.victim_iw_coincident"], b["l1d.victim_iw"]) or 0 / 0,
+        pct(b["l1d.victim_xw"], vic),
         pct(b["l1d.victim_xb"], vic), pct(b["l1d.evict_reuse0"], b["l1d.evictions"]),
         1000 * stall / b["sm.active_cycles"], pct(b["sm.ldst_stall_line_alloc"], stall),
         b["sm.mem_lanes"] / b["sm.coalesced_reqs"],
@@ -123,7 +130,7 @@ local function characterization(res)
       local t = { ("%-20s"):format(w.name) }
       for i, x in ipairs(v) do
         t[#t + 1] = ("%9.1f"):format(x)
-        if x == x then sum[i] = (sum[i] or 0) + x end
+        if x == x then sum[i], cnt[i] = (sum[i] or 0) + x, (cnt[i] or 0) + 1 end
       end
       lines[#lines + 1] = table.concat(t, " ")
     end
@@ -131,7 +138,8 @@ local function characterization(res)
   local head = { ("%-20s"):format("benchmark") }
   for _, c in ipairs(cols) do head[#head + 1] = ("%9s"):format(c) end
   local mean = { ("%-20s"):format("MEAN") }
-  for i = 1, #cols do mean[#mean + 1] = ("%9.1f"):format((sum[i] or 0) / math.max(n, 1)) end
+  -- over the benchmarks where the value is defined (a stat missing from stored runs: nan)
+  for i = 1, #cols do mean[#mean + 1] = ("%9.1f"):format(cnt[i] and sum[i] / cnt[i] or 0 / 0) end
   return "Baseline characterization (GTO, 16 KB 4-way; stall/kc = LDST stall cycles per 1000 SM cycles)\n" ..
     table.concat(head, " ") .. "\n" .. table.concat(lines, "\n") .. "\n" .. table.concat(mean, " ")
 end

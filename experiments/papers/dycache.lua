@@ -5,16 +5,23 @@
 -- Every policy runs on the chunked L1D (l1d.organisation: chunked); the baseline there is the dycache monitor with
 -- adapt = 0, which never leaves G = 128 (the line organisation's stats, tests/test_dycache.c) and reports the
 -- fine-grain ratio and miss rate of every 1,000-request window of each SM.
--- Usage: moonwarp experiments/papers/dycache.lua OUTDIR [quick|full]
+-- Usage: moonwarp experiments/papers/dycache.lua OUTDIR [quick|full|ldbc] [JOBS]
 --   quick: the models' small inputs, DyCache-75 left out of the 48 KB runs (about 5 minutes on two cores);
---   full:  the models' default inputs, every configuration. Both run the paper's geometry (GTX480, 15 SMs,
---          16 KB 4-way and 48 KB 6-way L1D, GTO).
+--   full:  the models' default inputs, every configuration;
+--   ldbc:  the six GraphBig apps alone on the `ldbc` size (GraphBig's LDBC social graph, 1 M vertices), each run
+--          stopped after LDBC_INSTS warp instructions (the same work for every configuration): Figs. 8-9 and the
+--          class table. All run the paper's geometry (GTX480, 15 SMs, 16 KB 4-way and 48 KB 6-way L1D, GTO).
+--   JOBS: simulations at once (default 2). A fourth argument `10-12` runs only Figs. 10-12 (no Figs. 8-9, no
+--   class table).
 -- Runs are kept in OUTDIR/results.db: a rerun continues where it stopped.
 local X = require "moonwarp.experiment"
 
 local out, mode = arg[1] or "out/dycache", arg[2] or "quick"
-assert(mode == "quick" or mode == "full", "usage: dycache.lua OUTDIR [quick|full]")
-local size = mode == "quick" and "small" or "default"
+assert(mode == "quick" or mode == "full" or mode == "ldbc", "usage: dycache.lua OUTDIR [quick|full|ldbc] [JOBS]")
+local size = mode == "quick" and "small" or mode == "ldbc" and "ldbc" or "default"
+local jobs = tonumber(arg[3]) or 2
+local only1012 = arg[4] == "10-12"
+local LDBC_INSTS = 5000000 -- warp instructions per ldbc run (a whole TC or GC run at 1 M vertices takes hours)
 
 -- Table 1: abbreviation, model, the paper's class (Sec. V-A)
 local APPS = {
@@ -31,8 +38,11 @@ local APPS = {
 }
 local workloads, classes = {}, { regular = {}, irregular = {} }
 for _, a in ipairs(APPS) do
-  workloads[#workloads + 1] = { name = a[2], label = a[1], size = size }
-  table.insert(classes[a[3]], a[1])
+  if mode ~= "ldbc" or a[2]:match("^graph%.") then
+    workloads[#workloads + 1] = { name = a[2], label = a[1], size = size,
+                                  max_warp_insts = mode == "ldbc" and LDBC_INSTS or nil }
+    table.insert(classes[a[3]], a[1])
+  end
 end
 
 local function dycache(t, window) return { impl = "dycache", threshold = t, window = window or 1000 } end
@@ -57,7 +67,7 @@ os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 local function run(policies, configs, baseline)
   return X.run { workloads = workloads, policies = policies, configs = configs, size = size, seed = 1,
                  config = "experiments/configs/gtx480.yaml", metric = "gpu.ipc", baseline = baseline,
-                 classes = classes, store = out .. "/results.db", jobs = 2, quiet = true }
+                 classes = classes, store = out .. "/results.db", jobs = jobs, quiet = true }
 end
 
 -- The CSV of a figure: X.write_csv's columns (one line per run), then the mean rows (GMEAN, GMEAN-regular,
@@ -105,11 +115,15 @@ end
 
 local t0 = os.time()
 -- Figs. 8 and 9: 16 KB
-local r16 = run({ P.base, P.ec32, P.ec64, P.d25, P.d50, P.d75 }, { L16 }, "Baseline")
-figure(r16, "fig8_ipc", "DyCache Fig. 8: IPC normalized to the 128 B baseline (16 KB L1D)", "norm")
-figure(with_metric(r16, "l1d.miss_rate"), "fig9_missrate", "DyCache Fig. 9: L1D miss rate (16 KB)", "value",
-       "L1D miss rate")
+local r16
+if not only1012 then
+  r16 = run({ P.base, P.ec32, P.ec64, P.d25, P.d50, P.d75 }, { L16 }, "Baseline")
+  figure(r16, "fig8_ipc", "DyCache Fig. 8: IPC normalized to the 128 B baseline (16 KB L1D)", "norm")
+  figure(with_metric(r16, "l1d.miss_rate"), "fig9_missrate", "DyCache Fig. 9: L1D miss rate (16 KB)", "value",
+         "L1D miss rate")
+end
 
+if mode ~= "ldbc" then
 -- Figs. 10 and 11: 48 KB (baseline, DyCache-50, and in full DyCache-75), normalized to each size's own baseline; and the
 -- 48 KB baseline against the 16 KB one
 local r48 = run(mode == "quick" and { P.base, P.d50 } or { P.base, P.d50, P.d75 }, { L16, L48 }, "Baseline")
@@ -135,10 +149,11 @@ end
 local r12 = run({ P.d50, P.d50w5, P.d50w10 }, { L16 }, "DyCache-50")
 figure(r12, "fig12_window", "DyCache Fig. 12: IPC with 5K / 10K windows normalized to the 1K window (T = 50)",
        "norm", "IPC / IPC(1K window)")
+end
 
 -- The access-pattern monitor's class of each app (Table 1): its two signals averaged over the baseline's windows,
 -- irregular when both are at or past 50 % (DyCache's own rule at T = 50)
-do
+if r16 then
   local f = assert(io.open(out .. "/classes.csv", "w"))
   f:write("app,model,paper_class,windows,fine_ratio,window_miss_rate,l1d_miss_rate,our_class,agrees\n")
   print("The access-pattern monitor on the 128 B baseline (16 KB): mean of the per-window signals")
@@ -162,6 +177,7 @@ do
     end
   end
   f:close()
-  print(string.format("%d of %d apps in the paper's class (* = not); csv: %s", agree, #APPS, out .. "/classes.csv"))
+  print(string.format("%d of %d apps in the paper's class (* = not); csv: %s", agree, #workloads,
+                      out .. "/classes.csv"))
 end
 print(string.format("dycache.lua %s: %d s", mode, os.time() - t0))
