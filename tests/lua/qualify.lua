@@ -48,6 +48,9 @@ print(string.format("ok  qualify asked %d times with qualify_deps {head}, %d wit
 -- once cannot wait for ever.
 local last, stale, calls = {}, 0, 0
 local st = T.run(opts, "warp_scheduler", {
+  -- an instruction budget instead of the CPU-time watchdog, which this hook (its table `last` grows by an entry
+  -- per head instruction, so garbage-collection steps inside a call grow too) tripped twice on a loaded machine
+  budget = 100000,
   qualify_deps = { "issue" },
   qualify = function(m, sm, sched, w, pc, op, mask, seq)
     calls = calls + 1
