@@ -9,6 +9,7 @@ void mw_stat_list_init(struct mw_stat_list *l) { memset(l, 0, sizeof *l); }
 void mw_stat_list_fini(struct mw_stat_list *l)
 {
     free(l->v);
+    free(l->idx);
     memset(l, 0, sizeof *l);
 }
 
@@ -31,10 +32,58 @@ int mw_stat_list_add(struct mw_stat_list *l, const char *name, double value, con
     return 0;
 }
 
-const struct mw_stat_entry *mw_stat_list_get(const struct mw_stat_list *l, const char *name)
+/* The name's length and its first and last 8 bytes, mixed: a stat name's distinguishing part (the unit, the
+ * instance number, the counter) is at its ends, and this costs a tenth of hashing every byte. Collisions only
+ * cost a strcmp. */
+static uint32_t name_hash(const char *s)
 {
-    for (int i = 0; i < l->n; i++) /* the first byte rules most entries out without a call */
-        if (l->v[i].name[0] == name[0] && strcmp(l->v[i].name, name) == 0) return &l->v[i];
+    size_t n = strlen(s);
+    uint64_t a = 0, b = 0;
+    memcpy(&a, s, n < 8 ? n : 8);
+    if (n > 8) memcpy(&b, s + (n > 16 ? n - 8 : 8), n > 16 ? 8 : n - 8);
+    uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b + n) * 0xc2b2ae3d27d4eb4full;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+static void index_put(struct mw_stat_list *l, int i)
+{
+    unsigned mask = (unsigned)l->idx_cap - 1, k = name_hash(l->v[i].name) & mask;
+    for (; l->idx[k]; k = (k + 1) & mask) /* a name already indexed keeps its first entry, as a scan finds it */
+        if (strcmp(l->v[l->idx[k] - 1].name, l->v[i].name) == 0) return;
+    l->idx[k] = i + 1;
+}
+
+/* Index the entries appended since the last look-up; the table is kept at most half full. */
+static int index_catch_up(struct mw_stat_list *l)
+{
+    if (l->idx_n > l->n) l->idx_n = 0, l->idx_cap = 0; /* never happens through this API; rebuild if it did */
+    if (l->idx_n == l->n) return 0;
+    if (2 * l->n > l->idx_cap) {
+        int nc = 64;
+        while (nc < 2 * l->n) nc *= 2;
+        int *t = calloc((size_t)nc, sizeof *t);
+        if (!t) return -2;
+        free(l->idx);
+        l->idx = t;
+        l->idx_cap = nc;
+        l->idx_n = 0;
+    }
+    for (; l->idx_n < l->n; l->idx_n++) index_put(l, l->idx_n);
+    return 0;
+}
+
+const struct mw_stat_entry *mw_stat_list_get(const struct mw_stat_list *cl, const char *name)
+{
+    /* the index is a cache of the entries; every list is created non-const, only passed as const */
+    struct mw_stat_list *l = (struct mw_stat_list *)cl;
+    if (l->n < 32 || index_catch_up(l) != 0) {
+        for (int i = 0; i < l->n; i++) /* the first byte rules most entries out without a call */
+            if (l->v[i].name[0] == name[0] && strcmp(l->v[i].name, name) == 0) return &l->v[i];
+        return NULL;
+    }
+    unsigned mask = (unsigned)l->idx_cap - 1;
+    for (unsigned k = name_hash(name) & mask; l->idx[k]; k = (k + 1) & mask)
+        if (strcmp(l->v[l->idx[k] - 1].name, name) == 0) return &l->v[l->idx[k] - 1];
     return NULL;
 }
 
