@@ -97,12 +97,13 @@ static void json_num(struct buf *b, double v)
 int mw_write_stats_json(const char *path, const struct mw_stat_list *l, const struct mw_run_info *ri, struct mw_err *e)
 {
     struct buf b = {0};
-    char tmp_n[48];
+    char tmp_n[96];
     puts_(&b, "{\n  \"run\": {");
     puts_(&b, "\"config\": "), json_str(&b, ri->config);
     puts_(&b, ", \"workload\": "), json_str(&b, ri->workload);
-    put(&b, tmp_n, (size_t)snprintf(tmp_n, sizeof tmp_n, ", \"seed\": %llu, \"completed\": %s, \"wall_s\": ",
-                                    (unsigned long long)ri->seed, ri->completed ? "true" : "false"));
+    int k = snprintf(tmp_n, sizeof tmp_n, ", \"seed\": %llu, \"completed\": %s, \"wall_s\": ",
+                     (unsigned long long)ri->seed, ri->completed ? "true" : "false"); /* at most 72 bytes */
+    put(&b, tmp_n, k < 0 ? 0 : (size_t)k < sizeof tmp_n ? (size_t)k : sizeof tmp_n - 1);
     json_num(&b, ri->wall_s);
     puts_(&b, ", \"cpu_s\": "), json_num(&b, ri->cpu_s);
     puts_(&b, ", \"cycles_per_s\": "), json_num(&b, ri->cycles_per_s);
