@@ -46,14 +46,37 @@ static void expect(const char *want)
     buf[len] = 0;
     fail_msg("expected '%s' in the REPL's output:\n%s", want, buf);
 }
+/* Type s a key at a time. After a printable key, wait (2 s at most) until the REPL has echoed it, so that no key
+ * sits in the terminal's input queue while readline sets the terminal up between lines (keys typed into that
+ * moment were lost on loaded machines). The output read here stays in buf for expect(). */
 static void send(const char *s)
 {
     len = 0;
     buf[0] = 0;
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n; i++) { /* a key at a time, as typed */
+    size_t n = strlen(s), seen = 0;
+    for (size_t i = 0; i < n; i++) {
         assert_int_equal(write(fd, s + i, 1), 1);
-        usleep(2000);
+        char c = s[i];
+        if (c < 0x20 || c > 0x7e) { /* a control key (TAB, return, ^D): its effect is not a plain echo */
+            usleep(2000);
+            continue;
+        }
+        for (int waited = 0; waited < 200;) {
+            const char *hit = memchr(buf + seen, c, len - seen);
+            if (hit) {
+                seen = (size_t)(hit - buf) + 1;
+                break;
+            }
+            struct pollfd p = {fd, POLLIN, 0};
+            if (poll(&p, 1, 10) <= 0) {
+                waited++;
+                continue;
+            }
+            ssize_t k = read(fd, buf + len, sizeof buf - 1 - len);
+            if (k <= 0) break;
+            len += (size_t)k;
+            buf[len] = 0;
+        }
     }
 }
 
