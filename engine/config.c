@@ -459,9 +459,10 @@ const struct mw_cfg_field *mw_config_find(const char *section, const char *key)
 
 struct loader {
     yaml_document_t *doc;
-    struct mw_config *c; /* scratch copy; the caller's config is only replaced on success */
+    struct mw_config *c; /* the caller's config, restored by mw_config_load_file on an error */
     const char *file;
     struct mw_err *e;
+    int hint; /* where the last key was found in mw_cfg_fields: a file's keys mostly follow the table's order */
 };
 
 typedef int (*section_fn)(struct loader *L, const char *sec, yaml_node_t *key, yaml_node_t *val);
@@ -504,6 +505,20 @@ static int check_key(struct loader *L, yaml_node_t *map, yaml_node_pair_t *pair,
     return 0;
 }
 
+/* mw_config_find from L->hint on, wrapping around: the same field (a section and key name one field, as the
+ * struct members they fill are distinct), in a comparison or two instead of a scan of the table. */
+static const struct mw_cfg_field *find_field(struct loader *L, const char *sec, const char *key)
+{
+    for (int n = 0, i = L->hint; n < mw_cfg_nfields; n++, i = i + 1 < mw_cfg_nfields ? i + 1 : 0) {
+        const struct mw_cfg_field *f = &mw_cfg_fields[i];
+        if (f->key[0] == key[0] && strcmp(f->key, key) == 0 && strcmp(f->section, sec) == 0) {
+            L->hint = i + 1 < mw_cfg_nfields ? i + 1 : 0;
+            return f;
+        }
+    }
+    return NULL;
+}
+
 /* A node to point at when a value is missing or of the wrong kind: an empty scalar has no useful position. */
 static const yaml_node_t *blame(const yaml_node_t *key, const yaml_node_t *val)
 {
@@ -521,7 +536,7 @@ static int load_fields(struct loader *L, const char *sec, yaml_node_t *key, yaml
         int rc = check_key(L, map, pair, what);
         if (rc) return rc;
         yaml_node_t *k = node(L, pair->key), *v = node(L, pair->value);
-        const struct mw_cfg_field *f = mw_config_find(sec, scalar(k));
+        const struct mw_cfg_field *f = find_field(L, sec, scalar(k));
         if (!f) return unknown_key(L->e, L->file, node_line(k), node_col(k), sec, scalar(k));
         if (v->type != YAML_SCALAR_NODE) {
             char buf[160];
@@ -763,25 +778,29 @@ int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
     size_t text_len;
     int crc = mw_yaml_read(path, &text, &text_len, e);
     if (crc) return crc;
-    struct mw_config *tmp = malloc(sizeof *tmp);
+    /* the file is read into c itself and c is restored from this copy on an error: one copy of the (large)
+     * struct on success instead of two */
+    struct mw_config *saved = malloc(sizeof *saved);
     yaml_parser_t parser;
-    if (!tmp || !yaml_parser_initialize(&parser)) {
-        free(tmp);
+    if (!saved || !yaml_parser_initialize(&parser)) {
+        free(saved);
         free(text);
         return mw_err_set(e, MW_ENOMEM, path, 0, 0, "out of memory");
     }
     yaml_parser_set_input_string(&parser, text, text_len);
-    *tmp = *c;
+    *saved = *c;
+    uintptr_t at = (uintptr_t)path, lo = (uintptr_t)c;
+    if (at >= lo && at < lo + sizeof *c) path = (const char *)saved + (at - lo); /* a name kept in c: use the copy */
     /* positions recorded from an earlier file would now be read against this one */
     for (int i = 0; i < MW_CFG_NFIELDS; i++)
-        if (tmp->origin[i].kind == MW_ORIGIN_FILE) tmp->origin[i] = (struct mw_cfg_origin){0, 0, 0};
+        if (c->origin[i].kind == MW_ORIGIN_FILE) c->origin[i] = (struct mw_cfg_origin){0, 0, 0};
 
     yaml_document_t doc;
     int rc;
     if (!yaml_parser_load(&parser, &doc)) {
         rc = syntax_error(&parser, path, e);
     } else {
-        struct loader L = {&doc, tmp, path, e};
+        struct loader L = {&doc, c, path, e, 0};
         yaml_node_t *root = yaml_document_get_root_node(&doc);
         rc = root ? load_root(&L, root) : 0;
         yaml_document_delete(&doc);
@@ -795,12 +814,10 @@ int mw_config_load_file(struct mw_config *c, const char *path, struct mw_err *e)
             }
         }
     }
-    if (!rc) {
-        snprintf(tmp->source, sizeof tmp->source, "%s", path);
-        *c = *tmp;
-    }
+    if (!rc) snprintf(c->source, sizeof c->source, "%s", path);
+    else *c = *saved;
     yaml_parser_delete(&parser);
-    free(tmp);
+    free(saved);
     free(text);
     return rc;
 }

@@ -418,9 +418,17 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             /* the slices are visited only from the earliest time one is due (kept as a lower bound: lowered by
              * arrivals and DRAM data, recomputed after the visits) */
             if (!s->cfg.sim.fast_forward || T >= s->l2_due) {
-                for (int i = 0; i < s->nparts; i++) mw_partition_l2_cycle(s, &s->parts[i], now);
+                /* every slice in partition-major order (slice i is partition i / nsub's k = i % nsub, as
+                 * mw_partition_l2_cycle and mw_partition_l2_due take them), over the flat arrays */
+                const uint64_t *wake = s->slice_wake;
+                const struct mw_req_fifo *arr = s->req_net->arrive;
+                int nsub = s->parts[0].nsub;
+                bool nap = s->cfg.sim.fast_forward;
+                for (int i = 0; i < s->nslices; i++)
+                    if (!nap || T >= wake[i] || arr[i].head_ready <= T)
+                        mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
                 uint64_t d = MW_NEVER;
-                for (int i = 0; i < s->nparts; i++) d = mw_min_u64(d, mw_partition_l2_due(s, &s->parts[i]));
+                for (int i = 0; i < s->nslices; i++) d = mw_min_u64(d, mw_min_u64(wake[i], arr[i].head_ready));
                 s->l2_due = d;
             }
             s->clk[MW_CLK_L2].cycle++;

@@ -9,11 +9,21 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 MW_STATS_DEFINE(sm, MW_SM_STATS)
 
 enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY, R_FETCH,
        R_COUNT };
+
+/* The warps' register rows and instruction rings, one zeroed mapping per SM: a warp's pages are touched only
+ * when it launches (its row is cleared then, too). calloc zeroed all of them up front, 180 KB per SM on
+ * gtx480, which was most of a small run's machine set-up. */
+static size_t cold_bytes(const struct mw_sm *sm)
+{
+    return (size_t)sm->nwarps * MW_REG_COUNT * sizeof *sm->regs +
+           (size_t)sm->nwarps * (size_t)(sm->ib_mask + 1) * sizeof *sm->ibs;
+}
 
 static uint64_t *pipes_alloc(int n)
 {
@@ -32,9 +42,13 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     int cap = 1;
     while (cap < c->sm.ibuffer_size + 1) cap <<= 1;
     sm->ib_mask = cap - 1;
-    sm->regs = calloc((size_t)sm->nwarps * MW_REG_COUNT, sizeof *sm->regs);
-    sm->ibs = calloc((size_t)sm->nwarps * (size_t)cap, sizeof *sm->ibs);
-    if (!sm->warps || !sm->regs || !sm->ibs) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    void *cold = sm->nwarps > 0 ? mmap(NULL, cold_bytes(sm), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                : MAP_FAILED;
+    if (cold != MAP_FAILED) {
+        sm->regs = cold;
+        sm->ibs = (struct mw_inst *)(sm->regs + (size_t)sm->nwarps * MW_REG_COUNT);
+    }
+    if (!sm->warps || (sm->nwarps > 0 && !sm->regs)) return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     for (int w = 0; w < sm->nwarps; w++) {
         sm->warps[w].reg_ready = &sm->regs[(size_t)w * MW_REG_COUNT];
         sm->warps[w].ib = &sm->ibs[(size_t)w * (size_t)cap];
@@ -85,8 +99,7 @@ void mw_sm_fini(struct mw_sm *sm)
 {
     mw_ldst_fini(&sm->ldst);
     free(sm->warps);
-    free(sm->regs);
-    free(sm->ibs);
+    if (sm->regs) munmap(sm->regs, cold_bytes(sm));
     free(sm->ctas);
     if (sm->sched_warps)
         for (int i = 0; i < sm->nsched; i++) free(sm->sched_warps[i]);

@@ -44,11 +44,15 @@ struct mw_stat_entry {
 struct mw_stat_list {
     struct mw_stat_entry *v;
     int n, cap;
+    /* a hash index of the names, built by mw_stat_list_get for entries added since its last call (entries are
+     * only ever appended); slot value = entry index + 1, 0 = empty */
+    int *idx;
+    int idx_cap, idx_n;
 };
 void mw_stat_list_init(struct mw_stat_list *l);
 void mw_stat_list_fini(struct mw_stat_list *l);
 int mw_stat_list_add(struct mw_stat_list *l, const char *name, double value, const char *desc, const char *unit);
-/* Look a name up (linear; for tests and Lua). Returns NULL if absent. */
+/* Look a name up (hashed; the first entry of that name). Returns NULL if absent. */
 const struct mw_stat_entry *mw_stat_list_get(const struct mw_stat_list *l, const char *name);
 
 /* Append unit.i.counter for every instance and unit.counter totals for a group of `n` instances laid out
