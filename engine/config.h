@@ -11,8 +11,8 @@ enum mw_cfg_type { MW_CT_INT, MW_CT_DOUBLE, MW_CT_BOOL, MW_CT_ENUM, MW_CT_STR };
 /* Enumerations used by config fields; the choice strings list them in value order. */
 enum { MW_ALLOC_ON_MISS = 0, MW_ALLOC_ON_FILL = 1 };
 #define MW_ALLOC_CHOICES "on_miss|on_fill"
-enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2, MW_IDX_XOR_FOLD = 3 };
-#define MW_IDX_CHOICES "linear|fermi_hash|xor|xor_fold"
+enum { MW_IDX_LINEAR = 0, MW_IDX_FERMI_HASH = 1, MW_IDX_XOR = 2, MW_IDX_XOR_FOLD = 3, MW_IDX_MASK = 4 };
+#define MW_IDX_CHOICES "linear|fermi_hash|xor|xor_fold|mask"
 enum { MW_COAL_LINE = 0, MW_COAL_SECTOR = 1 };
 #define MW_COAL_CHOICES "line|sector"
 enum { MW_DRAMQ_SPLIT = 0, MW_DRAMQ_UNIFIED = 1 };
@@ -79,7 +79,8 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
     F(l1d, miss_queue, INT, 8, 1, 4096, "requests", "L1D miss queue toward the interconnect")                \
     F(l1d, alloc, ENUM, MW_ALLOC_ON_MISS, 0, 0, MW_ALLOC_CHOICES, "when a missing line takes its way")         \
     F(l1d, index, ENUM, MW_IDX_LINEAR, 0, 0, MW_IDX_CHOICES,                                                    \
-      "set-index function: linear, GPGPU-Sim's Fermi hash (32 or 64 sets), or index XOR upper tag bits")       \
+      "set-index function: linear (modulo), GPGPU-Sim's Fermi hash (32 or 64 sets), index XOR upper tag bits, "  \
+      "or mask (GPGPU-Sim 3.2's linear: line & (sets - 1))")                                                    \
     F(l1d, flush_at_kernel_end, BOOL, 0, 0, 1, "",                                                               \
       "invalidate every SM's L1D when a kernel ends (GPGPU-Sim -gpgpu_flush_l1_cache)")                        \
     F(l1d, latency_pipe, BOOL, 0, 0, 1, "",                                                                      \

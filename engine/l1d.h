@@ -56,7 +56,11 @@ MW_STATS_DECLARE(l1d, MW_L1D_STATS)
  *  xor         GPGPU-Sim's BITWISE_XORING_FUNCTION: the linear index XOR the tag's low bits (a power-of-two
  *              count), the XOR indexing of IndXor (Choo's competitor);
  *  xor_fold    every bit of the line number folded in: the XOR of all its set-width chunks (a power-of-two
- *              count; a generic full fold, not Wang et al.'s FUP, whose function is not known here). */
+ *              count; a generic full fold, not Wang et al.'s FUP, whose function is not known here);
+ *  mask        GPGPU-Sim 3.2.x's LINEAR_SET_FUNCTION (src/gpgpu-sim/gpu-cache.cc, l1d_cache_config::set_index):
+ *              (addr >> line_sz_log2) & (nset - 1), a mask and not a modulo; equal to linear for a power-of-two
+ *              count, and for others it reaches only the sets whose bits are all in sets - 1 (48 sets: mask 47 =
+ *              0b101111, sets 0-15 and 32-47, 32 of 48). */
 struct mw_set_index {
     int sets, shift, fn, set_bits;
 };
@@ -87,6 +91,7 @@ static inline int mw_set_index_of(const struct mw_set_index *x, uint64_t line)
         for (; n; n >>= x->set_bits) set ^= n & mask;
         return (int)set;
     }
+    case MW_IDX_MASK: return (int)((line >> x->shift) & ((uint64_t)x->sets - 1));
     default: return (int)((line >> x->shift) % (uint64_t)x->sets);
     }
 }
