@@ -118,13 +118,13 @@ void mw_sm_fini(struct mw_sm *sm)
     free(sm->tensor_free);
 }
 
-/* Keep warp w's bit in the fetch stage's set of warps that may fetch current (with an L1I). */
 /* Launched and not exited (running or at a barrier). */
 static inline bool warp_active(const struct mw_warp *wp)
 {
     return wp->state == MW_W_ACTIVE || wp->state == MW_W_BARRIER;
 }
 
+/* Keep warp w's bit in the fetch stage's set of warps that may fetch current (with an L1I). */
 static inline void fetch_mark(struct mw_sm *sm, int w)
 {
     if (!sm->l1i) return;

@@ -252,5 +252,12 @@ void gr_alloc_graph(uint64_t *top, const struct mw_graph *g, uint64_t *vlist, ui
 int gr_fail(struct mw_kgen_program *p, struct mw_err *e);
 /* The splitmix64 step the R-MAT generator draws from, for models that draw more per-vertex values. */
 uint64_t gr_splitmix(uint64_t *s);
+/* The generators' set of undirected pairs: hash has hsize slots (a power of two, at least twice the pairs),
+ * zeroed, each holding a pair's key + 1. True when {u, v} was not there yet (it is now). */
+bool gr_pair_new(uint64_t *hash, uint64_t hsize, uint32_t u, uint32_t v);
+/* g (n vertices) in CSR from `pairs` undirected pairs (u[k * stride], v[k * stride]), both directions of each,
+ * targets in pair order; 0, or -1 out of memory. */
+int gr_csr_from_pairs(struct mw_graph *g, uint32_t n, const uint32_t *u, const uint32_t *v, size_t stride,
+                      uint64_t pairs);
 
 #endif

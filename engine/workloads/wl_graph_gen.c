@@ -14,6 +14,38 @@ uint64_t gr_splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+bool gr_pair_new(uint64_t *hash, uint64_t hsize, uint32_t u, uint32_t v)
+{
+    uint64_t key = (uint64_t)(u < v ? u : v) << 32 | (u < v ? v : u), h = key * 0x9e3779b97f4a7c15ull;
+    uint64_t slot = (h >> 20) & (hsize - 1);
+    while (hash[slot] && hash[slot] != key + 1) slot = (slot + 1) & (hsize - 1);
+    if (hash[slot]) return false;
+    hash[slot] = key + 1;
+    return true;
+}
+
+int gr_csr_from_pairs(struct mw_graph *g, uint32_t n, const uint32_t *u, const uint32_t *v, size_t stride,
+                      uint64_t pairs)
+{
+    uint32_t *fill = calloc(n, sizeof *fill);
+    g->row = calloc((size_t)n + 1, sizeof *g->row);
+    g->col = malloc((pairs ? 2 * pairs : 1) * sizeof *g->col);
+    if (!fill || !g->row || !g->col) {
+        free(fill);
+        return -1;
+    }
+    for (uint64_t k = 0; k < pairs; k++) g->row[u[k * stride] + 1]++, g->row[v[k * stride] + 1]++;
+    for (uint32_t i = 0; i < n; i++) g->row[i + 1] += g->row[i];
+    for (uint64_t k = 0; k < pairs; k++) {
+        uint32_t a = u[k * stride], b = v[k * stride];
+        g->col[g->row[a] + fill[a]++] = b;
+        g->col[g->row[b] + fill[b]++] = a;
+    }
+    free(fill);
+    g->n = n, g->m = (uint32_t)(2 * pairs);
+    return 0;
+}
+
 void mw_wl_graph_free(struct mw_graph *g)
 {
     if (!g) return;
@@ -47,12 +79,10 @@ int mw_wl_graph_rmat(uint32_t n, uint32_t m, uint64_t seed, struct mw_graph *g)
     uint64_t hsize = 1;
     while (hsize < 2 * pairs + 2) hsize <<= 1;
     uint32_t *perm = malloc((size_t)side * sizeof *perm), *pu = malloc(pairs * sizeof *pu),
-             *pv = malloc(pairs * sizeof *pv), *fill = calloc(n, sizeof *fill);
+             *pv = malloc(pairs * sizeof *pv);
     uint64_t *hash = calloc(hsize, sizeof *hash);
-    g->row = calloc((size_t)n + 1, sizeof *g->row);
-    g->col = malloc(2 * pairs * sizeof *g->col);
     int rc = -1;
-    if (!perm || !pu || !pv || !fill || !hash || !g->row || !g->col) goto out;
+    if (!perm || !pu || !pv || !hash) goto out;
     uint64_t s = seed * 0x2545f4914f6cdd1dull ^ ((uint64_t)n << 32 | m);
     for (uint32_t i = 0; i < side; i++) perm[i] = i;
     for (uint32_t i = side - 1; i > 0; i--) { /* Graph500 relabels vertices so hubs spread over the ids */
@@ -63,24 +93,12 @@ int mw_wl_graph_rmat(uint32_t n, uint32_t m, uint64_t seed, struct mw_graph *g)
         uint32_t u, v;
         rmat_edge(&s, scale, &u, &v);
         u = perm[u], v = perm[v];
-        if (u >= n || v >= n || u == v) continue;
-        uint64_t key = (uint64_t)(u < v ? u : v) << 32 | (u < v ? v : u), h = key * 0x9e3779b97f4a7c15ull;
-        uint64_t slot = (h >> 20) & (hsize - 1);
-        while (hash[slot] && hash[slot] != key + 1) slot = (slot + 1) & (hsize - 1);
-        if (hash[slot]) continue; /* duplicate */
-        hash[slot] = key + 1;
+        if (u >= n || v >= n || u == v || !gr_pair_new(hash, hsize, u, v)) continue; /* (a duplicate) */
         pu[k] = u, pv[k] = v, k++;
-        g->row[u + 1]++, g->row[v + 1]++;
     }
-    for (uint32_t i = 0; i < n; i++) g->row[i + 1] += g->row[i];
-    for (uint64_t k = 0; k < pairs; k++) {
-        g->col[g->row[pu[k]] + fill[pu[k]]++] = pv[k];
-        g->col[g->row[pv[k]] + fill[pv[k]]++] = pu[k];
-    }
-    g->n = n, g->m = (uint32_t)(2 * pairs);
-    rc = 0;
+    rc = gr_csr_from_pairs(g, n, pu, pv, 1, pairs);
 out:
-    free(perm), free(pu), free(pv), free(fill), free(hash);
+    free(perm), free(pu), free(pv), free(hash);
     if (rc) mw_wl_graph_free(g);
     return rc;
 }

@@ -45,7 +45,7 @@ int mw_wl_graph_ldbc(uint32_t n, double mean, uint64_t seed, struct mw_graph *g)
     memset(g, 0, sizeof *g);
     if (n < 2 || !(mean >= 0.0) || mean > 1000.0) return -1;
     uint32_t *deg = malloc((size_t)n * sizeof *deg);
-    uint32_t *st = NULL, *fill = NULL;
+    uint32_t *st = NULL;
     uint64_t *hash = NULL;
     int rc = -1;
     if (!deg) goto out;
@@ -62,10 +62,8 @@ int mw_wl_graph_ldbc(uint32_t n, double mean, uint64_t seed, struct mw_graph *g)
     uint64_t hsize = 1;
     while (hsize < stubs + 2) hsize <<= 1;
     st = malloc((stubs ? stubs : 1) * sizeof *st);
-    fill = calloc(n, sizeof *fill);
     hash = calloc(hsize, sizeof *hash);
-    g->row = calloc((size_t)n + 1, sizeof *g->row);
-    if (!st || !fill || !hash || !g->row) goto out;
+    if (!st || !hash) goto out;
     uint64_t k = 0;
     for (uint32_t v = 0; v < n; v++)
         for (uint32_t i = 0; i < deg[v]; i++) st[k++] = v;
@@ -77,27 +75,12 @@ int mw_wl_graph_ldbc(uint32_t n, double mean, uint64_t seed, struct mw_graph *g)
     uint64_t pairs = 0; /* kept pairs, compacted to the front of st */
     for (uint64_t i = 0; i + 1 < stubs; i += 2) {
         uint32_t u = st[i], v = st[i + 1];
-        if (u == v) continue;
-        uint64_t key = (uint64_t)(u < v ? u : v) << 32 | (u < v ? v : u), h = key * 0x9e3779b97f4a7c15ull;
-        uint64_t slot = (h >> 20) & (hsize - 1);
-        while (hash[slot] && hash[slot] != key + 1) slot = (slot + 1) & (hsize - 1);
-        if (hash[slot]) continue; /* repeated pair */
-        hash[slot] = key + 1;
+        if (u == v || !gr_pair_new(hash, hsize, u, v)) continue; /* a self-loop or a repeated pair */
         st[2 * pairs] = u, st[2 * pairs + 1] = v, pairs++;
-        g->row[u + 1]++, g->row[v + 1]++;
     }
-    g->col = malloc((pairs ? 2 * pairs : 1) * sizeof *g->col);
-    if (!g->col) goto out;
-    for (uint32_t i = 0; i < n; i++) g->row[i + 1] += g->row[i];
-    for (uint64_t i = 0; i < pairs; i++) {
-        uint32_t u = st[2 * i], v = st[2 * i + 1];
-        g->col[g->row[u] + fill[u]++] = v;
-        g->col[g->row[v] + fill[v]++] = u;
-    }
-    g->n = n, g->m = (uint32_t)(2 * pairs);
-    rc = 0;
+    rc = gr_csr_from_pairs(g, n, st, st + 1, 2, pairs);
 out:
-    free(deg), free(st), free(fill), free(hash);
+    free(deg), free(st), free(hash);
     if (rc) mw_wl_graph_free(g);
     return rc;
 }
