@@ -196,7 +196,7 @@ static inline void wait_drop(struct mw_sm *sm, int w)
     wp->out = 0;
 }
 /* Scheduler k at cycle now: the warps whose wake time has come rejoin the scan; stale heap entries go. */
-static void wait_expire(struct mw_sm *sm, int k, uint64_t now)
+static void wait_expire_heap(struct mw_sm *sm, int k, uint64_t now)
 {
     struct mw_wait_heap *h = &sm->wheap[k];
     while (h->n) {
@@ -207,6 +207,14 @@ static void wait_expire(struct mw_sm *sm, int k, uint64_t now)
         if (valid) wait_drop(sm, h->v[0].w);
         heap_pop(h);
     }
+}
+static inline void wait_expire(struct mw_sm *sm, int k, uint64_t now)
+{
+    const struct mw_wait_heap *h = &sm->wheap[k];
+    if (!h->n) return;
+    const struct mw_warp *wp = &sm->warps[h->v[0].w];
+    if (h->v[0].t > now && wp->out == R_SB_ALU && wp->wake == h->v[0].t) return; /* a valid top, not yet due */
+    wait_expire_heap(sm, k, now);
 }
 
 /* Scheduler k: the LD/ST unit accepts again, so the warps held only by it rejoin the scan. */
