@@ -13,6 +13,8 @@
 
 MW_STATS_DEFINE(sm, MW_SM_STATS)
 
+static uint64_t *op_pipes_cfg(const struct mw_sim *s, struct mw_sm *sm, int op, int *n, int *lat, int *ii);
+
 enum { R_ISSUED = 0, R_IDLE, R_IBUF, R_BARRIER, R_SB_MEM, R_SB_ALU, R_PIPE, R_LDST, R_POLICY, R_READY, R_FETCH,
        R_COUNT };
 
@@ -81,6 +83,8 @@ int mw_sm_init(struct mw_sim *s, struct mw_sm *sm, int id, struct mw_l1d *l1, st
     sm->wheap = calloc((size_t)ns, sizeof *sm->wheap);
     if (!sm->live || !sm->waiting || !sm->ldst_out || !sm->n_out || !sm->wheap)
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int op = 0; op < MW_OP_COUNT; op++)
+        sm->op_pipe[op].p = op_pipes_cfg(s, sm, op, &sm->op_pipe[op].n, &sm->op_pipe[op].lat, &sm->op_pipe[op].ii);
     sm->free_regs = c->sm.registers;
     sm->free_shmem = c->sm.shmem_bytes;
     sm->recheck_at = MW_NEVER;
@@ -479,7 +483,7 @@ static void warp_exit(struct mw_sim *s, struct mw_sm *sm, int w)
 }
 
 /* Pipe of an ALU-class op: returns the array and count, NULL for ops that need no pipe. */
-static uint64_t *op_pipes(const struct mw_sim *s, struct mw_sm *sm, int op, int *n, int *lat, int *ii)
+static uint64_t *op_pipes_cfg(const struct mw_sim *s, struct mw_sm *sm, int op, int *n, int *lat, int *ii)
 {
     const struct mw_config *c = &s->cfg;
     switch (op) {
@@ -502,6 +506,14 @@ static uint64_t *op_pipes(const struct mw_sim *s, struct mw_sm *sm, int op, int 
         *n = 0, *lat = 1, *ii = 1;
         return NULL;
     }
+}
+
+/* The same from the table mw_sm_init made of it. */
+static inline uint64_t *op_pipes(const struct mw_sim *s, struct mw_sm *sm, int op, int *n, int *lat, int *ii)
+{
+    (void)s;
+    *n = sm->op_pipe[op].n, *lat = sm->op_pipe[op].lat, *ii = sm->op_pipe[op].ii;
+    return sm->op_pipe[op].p;
 }
 
 static int free_pipe(uint64_t *p, int n, uint64_t now, uint64_t *next)
@@ -686,24 +698,24 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
         int n = 0, best = R_IDLE;
         const uint16_t *list = sm->sched_warps[k];
         const uint64_t *live = &sm->live[k * sm->live_words], *waiting = &sm->waiting[k * sm->live_words];
-        for (int i = 0; i < sm->live_words * 64; i++) { /* the live warps not waiting on registers, in list order */
-            uint64_t m = (live[i >> 6] & ~waiting[i >> 6]) >> (i & 63);
-            if (!m) {
-                i |= 63;
-                continue;
+        /* the live warps not waiting on registers, in list order (a qualify hook may change which are, so with one
+         * the word is read again after each warp) */
+        for (int j = 0; j < sm->live_words; j++)
+            for (uint64_t m = live[j] & ~waiting[j]; m;) {
+                int b = __builtin_ctzll(m), i = j * 64 + b;
+                m &= m - 1;
+                int w = list[i];
+                struct mw_warp *wp = &sm->warps[w];
+                int r = warp_status(s, sm, wp, now);
+                if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
+                if (r == R_LDST && iw == 0) ldst_wait++;
+                if (r == R_READY) ready[n++] = (uint16_t)w;
+                else if (r == R_SB_MEM || r == R_SB_ALU || r == R_BARRIER || r == R_LDST) /* (an empty buffer refills
+                                                                                              too soon) */
+                    wait_add(sm, w, r);
+                if (stall_rank[r] > stall_rank[best]) best = r;
+                if (ops->qualify) m = live[j] & ~waiting[j] & (~0ull << b << 1);
             }
-            i += __builtin_ctzll(m);
-            int w = list[i];
-            struct mw_warp *wp = &sm->warps[w];
-            int r = warp_status(s, sm, wp, now);
-            if (r == R_READY && ops->qualify && !qualified(sm, pi, ops, k, w, now)) r = R_POLICY;
-            if (r == R_LDST && iw == 0) ldst_wait++;
-            if (r == R_READY) ready[n++] = (uint16_t)w;
-            else if (r == R_SB_MEM || r == R_SB_ALU || r == R_BARRIER || r == R_LDST) /* (an empty buffer refills
-                                                                                          too soon) */
-                wait_add(sm, w, r);
-            if (stall_rank[r] > stall_rank[best]) best = r;
-        }
         /* the warps out of the scan, as the scan would have seen them: their stall reasons and earliest wake */
         if (nout[R_SB_ALU]) {
             wait_expire(sm, k, now); /* (a valid heap top) */

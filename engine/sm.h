@@ -78,6 +78,8 @@ struct mw_sm {
     int live_words;
     int nsched;
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free; /* per pipe: next cycle it accepts */
+    struct { uint64_t *p; int n, lat, ii; } op_pipe[MW_OP_COUNT]; /* per op: its pipes (NULL: none), latency and
+                                                                   * initiation interval (engine/sm.c op_pipes) */
     int last_stall[16];   /* per scheduler: reason of the last evaluated cycle, for clock jumps */
     int last_ldst_wait[16]; /* per scheduler: warps held only by a busy LDST unit in its last scan */
     /* A scheduler that found no ready warp sleeps until the earliest known wake-up (register ready, pipe
