@@ -628,7 +628,7 @@ static const int stall_rank[] = {[R_ISSUED] = 99, [R_IDLE] = 0,   [R_FETCH] = 1,
                                  [R_SB_MEM] = 4,  [R_SB_ALU] = 5, [R_PIPE] = 6,   [R_LDST] = 7,  [R_POLICY] = 8,
                                  [R_READY] = 9};
 
-static void count_stall(struct mw_sm *sm, int reason, uint64_t n)
+static inline void count_stall(struct mw_sm *sm, int reason, uint64_t n)
 {
     switch (reason) {
     case R_ISSUED: sm->st.issued += n; break;
@@ -675,14 +675,8 @@ static bool qualified(struct mw_sm *sm, struct mw_policy_inst *pi, const struct 
     return false;
 }
 
-static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
+static void schedule_scan(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
 {
-    if (!sm->sched_dirty[k] && now < sm->sched_sleep[k]) { /* nothing can have changed since the last scan */
-        sm->next_ready = mw_min_u64(sm->next_ready, sm->sched_sleep[k]);
-        count_stall(sm, sm->last_stall[k], 1);
-        sm->st.ldst_wait_warps += (uint64_t)sm->last_ldst_wait[k];
-        return;
-    }
     struct mw_policy_inst *pi = &s->pol[MW_PT_WARP_SCHED];
     const struct mw_warp_sched_ops *ops = (const struct mw_warp_sched_ops *)pi->pol;
     uint16_t ready[256];
@@ -758,6 +752,18 @@ static void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
     count_stall(sm, reason, 1);
     sm->sched_sleep[k] = reason == R_ISSUED ? 0 : sm->next_ready;
     sm->next_ready = mw_min_u64(sm->next_ready, outer_next);
+}
+
+/* Scheduler k's cycle: a scan, unless nothing can have changed since the last one (then its verdict counts again). */
+static inline void schedule(struct mw_sim *s, struct mw_sm *sm, int k, uint64_t now)
+{
+    if (!sm->sched_dirty[k] && now < sm->sched_sleep[k]) {
+        sm->next_ready = mw_min_u64(sm->next_ready, sm->sched_sleep[k]);
+        count_stall(sm, sm->last_stall[k], 1);
+        sm->st.ldst_wait_warps += (uint64_t)sm->last_ldst_wait[k];
+        return;
+    }
+    schedule_scan(s, sm, k, now);
 }
 
 /* ---- the fetch stage (with an L1I) ---- */
