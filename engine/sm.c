@@ -274,7 +274,6 @@ static inline const struct mw_warp_sched_ops *sched_ops(const struct mw_sim *s)
 {
     return (const struct mw_warp_sched_ops *)s->pol[MW_PT_WARP_SCHED].pol;
 }
-static void ldst_apply(struct mw_sim *s, struct mw_sm *sm);
 static void wake_all(struct mw_sm *sm);
 
 int mw_sm_launch_cta(struct mw_sim *s, struct mw_sm *sm, uint32_t cta, struct mw_err *e)
@@ -412,7 +411,7 @@ static void warp_mem_done(struct mw_sim *s, struct mw_sm *sm, int w)
 }
 
 /* Apply what the LDST unit completed: loads' registers, store acknowledgements, freed slots. */
-static void ldst_apply(struct mw_sim *s, struct mw_sm *sm)
+static void ldst_apply_done(struct mw_sim *s, struct mw_sm *sm)
 {
     struct mw_ldst *u = &sm->ldst;
     for (int i = 0; i < u->ndone; i++) {
@@ -431,6 +430,10 @@ static void ldst_apply(struct mw_sim *s, struct mw_sm *sm)
         u->slot_freed = false;
         wake_all(sm);
     }
+}
+static inline void ldst_apply(struct mw_sim *s, struct mw_sm *sm)
+{
+    if (sm->ldst.ndone || sm->ldst.slot_freed) ldst_apply_done(s, sm); /* (most cycles nothing completed) */
 }
 
 /* Verdicts kept on the free MSHR count (MW_QDEP_MSHR) are asked again once it changed since epoch `before`. */
@@ -896,7 +899,7 @@ static void sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
     mw_ldst_jump(&sm->ldst, cycles);
 }
 
-void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm)
+static inline void settle(struct mw_sim *s, struct mw_sm *sm)
 {
     /* the cycles up to now, and the current one if this SM has had its turn in it already */
     uint64_t upto = mw_core_now(s) + (sm->id < s->sm_turn ? 1 : 0);
@@ -905,6 +908,7 @@ void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm)
         sm->acct = upto;
     }
 }
+void mw_sm_settle(struct mw_sim *s, struct mw_sm *sm) { settle(s, sm); }
 
 /* The SM sleeps until core cycle `until` (the simulation's asleep set skips it until then) or wakes now. */
 static inline void nap(struct mw_sim *s, struct mw_sm *sm, uint64_t until)
@@ -921,14 +925,14 @@ static inline void unnap(struct mw_sim *s, struct mw_sm *sm)
 
 void mw_sm_wake(struct mw_sim *s, struct mw_sm *sm)
 {
-    mw_sm_settle(s, sm);
+    settle(s, sm);
     unnap(s, sm);
 }
 
 bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 {
     s->visits_sm++;
-    mw_sm_settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
+    settle(s, sm); /* its sleep ran out: the skipped cycles count as the last evaluated one */
     sm_cycle(s, sm);
     sm->acct = now + 1;
     if (s->failed) return true;
@@ -942,7 +946,7 @@ bool mw_sm_tick_awake(struct mw_sim *s, struct mw_sm *sm, uint64_t now)
 void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
 {
     s->visits_sm++;
-    mw_sm_settle(s, sm);
+    settle(s, sm);
     if (r->flags & MW_RQ_INST) { /* a code line: its waiting warps go to the fetch stage from the next cycle */
         mw_l1i_fill(s, sm->l1i, r);
         sm->busy = true;
