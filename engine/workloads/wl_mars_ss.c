@@ -193,6 +193,7 @@ static const struct mw_kl_op mp_ops[] = {
 /* ---- prescanArray (CUDA SDK scan_largearray, MarsScan.cu): 256 threads scan 512 ints in shared memory ---- */
 #define BB ((int64_t)t->ctaid[0] * 512)
 #define CF(x) ((uint64_t)((x) + ((x) >> 4)) * 4) /* CONFLICT_FREE_OFFSET */
+#define SCAN_SHMEM ((512 + 512 / 16) * 4)          /* s_data: 2 * blockSize + 2 * blockSize / NUM_BANKS ints */
 MW_KL_PRED(sc_a, struct sl, BB + TIDX < (int64_t)P->n)
 MW_KL_PRED(sc_b, struct sl, BB + TIDX + 256 < (int64_t)P->n)
 MW_KL_ADDR(sc_ina, struct sl, P->in + (uint64_t)(BB + TIDX) * 4)
@@ -367,12 +368,12 @@ static int add_scan(struct mw_kgen_program *p, struct owned *o, uint32_t *nl, ui
                     uint64_t out)
 {
     uint32_t nb = (n + 511) / 512;
-    struct sl *L = add(p, o, nl, capl, "prescan", OPS(scan_ops), nb, 12, 512 * 4 + 64, 256);
+    struct sl *L = add(p, o, nl, capl, "prescan", OPS(scan_ops), nb, 12, SCAN_SHMEM, 256);
     if (!L) return -1;
     L->n = n, L->in = in, L->out = out, L->sums = nb > 1 ? o->m->sums : 0;
     if (nb > 1) {
         if (nb > 512) return -1; /* one level of block sums */
-        if (!(L = add(p, o, nl, capl, "prescan", OPS(scan_ops), 1, 12, 512 * 4 + 64, 256))) return -1;
+        if (!(L = add(p, o, nl, capl, "prescan", OPS(scan_ops), 1, 12, SCAN_SHMEM, 256))) return -1;
         L->n = nb, L->in = o->m->sums, L->out = o->m->sums;
         if (!(L = add(p, o, nl, capl, "uniformAdd", OPS(uadd_ops), nb - 1, 8, 4, 256))) return -1;
         L->n = n, L->out = out, L->sums = o->m->sums;
