@@ -168,6 +168,32 @@ static int resolve_config_args(int argc, char **argv)
     return 0;
 }
 
+
+/* mkdir -p: create DIR and any missing parents (an existing folder is fine). 0, or -1 with errno set. */
+static int mkdir_p(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0') continue;
+        char c = path[i];
+        path[i] = '\0';
+        struct stat sb;
+        if (stat(path, &sb) != 0) {
+            if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
+        } else if (!S_ISDIR(sb.st_mode)) {
+            errno = ENOTDIR;
+            return -1;
+        }
+        path[i] = c;
+    }
+    return 0;
+}
 static int cmd_run(int argc, char **argv)
 {
     const char *cfg_path = NULL, *wl_name = NULL, *trace = NULL, *out = ".", *size = NULL;
@@ -278,8 +304,7 @@ static int cmd_run(int argc, char **argv)
         mw_sim_destroy(s);
         return print_err(&e);
     }
-    struct stat sb;
-    if (stat(out, &sb) != 0 && mkdir(out, 0777) != 0) {
+    if (mkdir_p(out) != 0) {
         fprintf(stderr, "moonwarp: cannot create output folder '%s': %s\n", out, strerror(errno));
         mw_sim_destroy(s);
         return EXIT_INPUT;

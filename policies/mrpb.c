@@ -1,35 +1,45 @@
 /* MRPB (Jia, Shaw, Martonosi, HPCA'14), Choo 2016's competitor: bundle `mrpb` (ldst_scheduler + l1d_bypass).
  *
- * Request reordering: memory requests wait in per-warp FIFO queues in front of L1D (the LDST unit's slots,
- * `slots` of them, default 8), and the drain policy releases one warp's requests together: it keeps serving the
- * warp it served last while that warp has requests waiting (its oldest instruction first), then moves to the
- * waiting warp with the oldest instruction. Grouping a warp's requests shortens their reuse distance in L1D.
- * Cache bypassing on stall: a request whose L1D reservation fails for want of a line or an MSHR entry bypasses
- * L1D instead of stalling the unit (reactive: it does not ask whether the line had reuse).
+ * Request reordering: memory requests wait in FIFO queues in front of L1D, chosen by a signature, the warp ID;
+ * a drain policy picks the queue whose head goes to L1D next: a fixed priority, the lowest-numbered non-empty
+ * queue first (within a queue, the oldest instruction). Cache bypassing: a load that misses and finds no line
+ * it can allocate (an associativity stall: every way of its set reserved for a pending fill) goes past L1D to
+ * L2 instead of stalling the unit. Sources (docs/papers/choo.md, "MRPB"): the queues, the warp-ID signature,
+ * the fixed-priority drain and the associativity-stall trigger are as restated by Aamodt, Fung and Rogers,
+ * "General-Purpose Graphics Processor Architectures" (2018), section 4.4.3; the associativity-stall trigger
+ * also by Wang, Zhu, Yu, OAWS (2016). The thesis says only "buffers and reorders requests per warp" and
+ * "bypasses L1D whenever a resource-unavailable event occurs".
  *
- * [X] the thesis gives only "buffers and reorders requests per warp, blindly bypasses L1D whenever a
- * resource-unavailable event occurs"; the queue count, the drain rule and which stalls bypass follow the
- * published design as summarised above and are parameters: `slots`, `drain = warp | oldest` (warp: drain the
- * current warp first; oldest: always the oldest instruction), `bypass_on = alloc | any | none` (alloc: line and
- * MSHR failures; any: also a full miss queue, which a bypass cannot avoid; none: reordering only). */
+ * [X] not in any text we could read: the queue count and depth, so the buffer holds `slots` instructions
+ * (default 8) and a request's queue is its warp slot mod `queues` (0: one queue per warp slot). Parameters
+ * for the other readings: `drain = fixed | warp | oldest` (fixed: the published rule; warp: keep draining the
+ * warp served last, then the oldest instruction, this file's earlier reading; oldest: the oldest instruction
+ * each cycle), `bypass_on = line | alloc | any | none` (line: the published associativity stall; alloc: also a
+ * full MSHR table, the earlier reading; any: also a full miss queue, which a bypass cannot avoid; none:
+ * reordering only). */
 #include "policy.h"
 #include "sim.h"
 
 #include <stdlib.h>
 
-enum { DRAIN_WARP = 0, DRAIN_OLDEST };
-enum { BYP_ALLOC = 0, BYP_ANY, BYP_NONE };
+enum { DRAIN_FIXED = 0, DRAIN_WARP, DRAIN_OLDEST };
+enum { BYP_LINE = 0, BYP_ALLOC, BYP_ANY, BYP_NONE };
 struct mrpb_params {
     int64_t slots;
     int drain;
     int bypass_on;
+    int64_t queues;
 };
 static const struct mw_param_desc mrpb_params[] = {
-    MW_PARAM(struct mrpb_params, slots, MW_PP_INT, "8", 1, 1024, NULL, "request queues in front of L1D"),
-    MW_PARAM(struct mrpb_params, drain, MW_PP_ENUM, "warp", 0, 0, "warp|oldest",
-             "warp: keep draining the last served warp's requests; oldest: the oldest instruction each cycle"),
-    MW_PARAM(struct mrpb_params, bypass_on, MW_PP_ENUM, "alloc", 0, 0, "alloc|any|none",
-             "bypass a request after a failed reservation: line or MSHR (alloc), any cause, or never"),
+    MW_PARAM(struct mrpb_params, slots, MW_PP_INT, "8", 1, 1024, NULL, "instructions buffered in front of L1D"),
+    MW_PARAM(struct mrpb_params, drain, MW_PP_ENUM, "fixed", 0, 0, "fixed|warp|oldest",
+             "fixed: the lowest-numbered non-empty queue; warp: keep draining the last served warp's requests; "
+             "oldest: the oldest instruction each cycle"),
+    MW_PARAM(struct mrpb_params, bypass_on, MW_PP_ENUM, "line", 0, 0, "line|alloc|any|none",
+             "bypass a load after a failed reservation: no line to allocate (line), line or MSHR (alloc), any cause, "
+             "or never"),
+    MW_PARAM(struct mrpb_params, queues, MW_PP_INT, "0", 0, 1024, NULL,
+             "signature queues: a request's queue is its warp slot mod queues (0: one per warp slot)"),
 };
 
 struct mrpb_state {
@@ -82,8 +92,14 @@ static int mrpb_pick(struct mw_policy_inst *pi, int sm, const uint16_t *warps, i
     uint64_t bi = UINT64_MAX, bc = UINT64_MAX;
     struct mw_ldst_head h[1024];
     int nh = mw_ldst_heads(pi->sim, sm, h, 1024);
+    int bq = -1;
     for (int i = 0; i < n; i++) {
         uint64_t id = i < nh ? h[i].inst : UINT64_MAX - 1;
+        if (p->drain == DRAIN_FIXED) { /* the lowest queue number first, then the oldest instruction in it */
+            int q = p->queues ? warps[i] % (int)p->queues : warps[i];
+            if (best < 0 || q < bq || (q == bq && id < bi)) best = i, bq = q, bi = id;
+            continue;
+        }
         if (id < bi || best < 0) best = i, bi = id;
         if (warps[i] == st->cur[sm] && (best_cur < 0 || id < bc)) best_cur = i, bc = id;
     }
@@ -97,13 +113,14 @@ static int mrpb_decide(struct mw_policy_inst *pi, const struct mw_bypass_ctx *c)
     struct mrpb_state *st = pi->bundle->state;
     const struct mrpb_params *p = pi->bundle->params;
     if (c->retry == MW_STALL_NONE || p->bypass_on == BYP_NONE) return MW_CACHE;
+    if (p->bypass_on == BYP_LINE && c->retry != MW_STALL_LINE_ALLOC) return MW_CACHE;
     if (p->bypass_on == BYP_ALLOC && c->retry == MW_STALL_MISS_QUEUE) return MW_CACHE;
     mw_policy_count(pi, st->c_bypass, 1);
     return MW_BYPASS;
 }
 
 static const struct mw_ldst_sched_ops mrpb_sched = {
-    .base = {.point = MW_PT_LDST_SCHED, .name = "mrpb", .desc = "MRPB per-warp request queues, drain policy",
+    .base = {.point = MW_PT_LDST_SCHED, .name = "mrpb", .desc = "MRPB request queues by warp ID, drain policy",
              .start = mrpb_sched_start},
     .slots = mrpb_slots,
     .pick = mrpb_pick,
@@ -117,7 +134,7 @@ static const struct mw_l1d_bypass_ops mrpb_bypass = {
 static const struct mw_bundle_ops mw_pol_mrpb = {
     .base = {.point = MW_PT_BUNDLE, .name = "mrpb",
              .desc = "MRPB (Jia HPCA'14): per-warp request reordering buffers plus L1D bypass on a resource stall",
-             .params = mrpb_params, .nparams = 3, .params_size = sizeof(struct mrpb_params),
+             .params = mrpb_params, .nparams = 4, .params_size = sizeof(struct mrpb_params),
              .create = mrpb_create, .destroy = mrpb_destroy},
     .members = {[MW_PT_LDST_SCHED] = &mrpb_sched.base, [MW_PT_L1D_BYPASS] = &mrpb_bypass.base},
 };

@@ -1,7 +1,7 @@
 /* Choo 2016's policies (policies/choo_sel.c, lasc.c, memsched.c, mrpb.c) on what they decide, on hand-built cases
  * whose answers are worked out in the comments: IndSelCaching on the thesis's 8-request example and schemes a/b/c,
  * LocSelCaching's comparison of a PC's re-reference degree with the set's smallest RRC, LASC's sticky OR, its
- * threshold and its probe update, GroupedRR's group advance, MRPB's bypass on a stall. */
+ * threshold and its probe update, GroupedRR's group advance, MRPB's bypass on a stall and its drain order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,8 +238,16 @@ static void test_memsched_grr(void **state)
     grr_case("fixed", fixed);
 }
 
-/* MRPB: a first attempt is cached; after a failed reservation for want of a line or an MSHR it bypasses, after a
- * full miss queue (which a bypass cannot avoid) it stays cached. The drain keeps the warp it served last. */
+/* MRPB, the published design (defaults): a first attempt is cached; after a failed reservation it bypasses only
+ * if the failure was an associativity stall (no line of the set could be allocated), not for a full MSHR table
+ * or miss queue. Drain: the fixed priority over warp-ID queues, the lowest-numbered non-empty queue first:
+ *   candidates warps {4, 2, 6} -> queues 4, 2, 6 -> warp 2 (index 1), whichever warp went last;
+ *   then {0, 4, 9} -> warp 0 (index 0), though warp 2 went last;
+ *   {6, 9, 5} -> warp 5 (index 2).
+ * The finished simulation has no instruction in its LDST unit, so every candidate's age is the same and ties
+ * keep the first. With queues = 4 a warp's queue is warp mod 4: {5, 2, 6} -> queues 1, 2, 2 -> warp 5 (index 0);
+ * {6, 3, 10} -> queues 2, 3, 2 -> warp 6 (index 0, the first of the two in queue 2); {7, 3, 8} -> 3, 3, 0 ->
+ * warp 8 (index 2). */
 static void test_mrpb(void **state)
 {
     (void)state;
@@ -249,12 +257,61 @@ static void test_mrpb(void **state)
     struct mw_coal_req r[1] = {{.line = SAME_SET(1), .set = 0, .sectors = 0xF}};
     assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_NONE), MW_CACHE);
     assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_LINE_ALLOC), MW_BYPASS);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MSHR), MW_CACHE);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MISS_QUEUE), MW_CACHE);
+    const struct mw_ldst_sched_ops *ops = (const struct mw_ldst_sched_ops *)sch->pol;
+    const uint16_t a[3] = {4, 2, 6}, b[3] = {0, 4, 9}, c[3] = {6, 9, 5};
+    assert_int_equal(ops->pick(sch, 0, a, 3), 1);
+    assert_int_equal(ops->pick(sch, 0, b, 3), 0);
+    assert_int_equal(ops->pick(sch, 0, c, 3), 2);
+    mw_sim_destroy(s);
+
+    const char *const sets4[] = {PI_ONE_SM, "policies.bundle=mrpb", "policies.bundle.queues=4"};
+    s = ran(&idle1, sets4, 3);
+    sch = mw_sim_policy(s, MW_PT_LDST_SCHED);
+    ops = (const struct mw_ldst_sched_ops *)sch->pol;
+    const uint16_t d[3] = {5, 2, 6}, e[3] = {6, 3, 10}, f[3] = {7, 3, 8};
+    assert_int_equal(ops->pick(sch, 0, d, 3), 0);
+    assert_int_equal(ops->pick(sch, 0, e, 3), 0);
+    assert_int_equal(ops->pick(sch, 0, f, 3), 2);
+    mw_sim_destroy(s);
+}
+
+/* MRPB, the earlier reading (drain = warp, bypass_on = alloc): a full MSHR table bypasses too, a full miss queue
+ * (which a bypass cannot avoid) does not. The drain keeps the warp it served last: {4, 2, 6} with equal ages ->
+ * the first (warp 4), which is now being drained; {0, 4, 9} -> warp 4 again (index 1), though warp 0 comes
+ * first. bypass_on = any also bypasses after a full miss queue; none never bypasses. */
+static void test_mrpb_readings(void **state)
+{
+    (void)state;
+    const char *const sets[] = {PI_ONE_SM, "policies.bundle=mrpb", "policies.bundle.drain=warp",
+                                "policies.bundle.bypass_on=alloc"};
+    struct mw_sim *s = ran(&idle1, sets, 4);
+    struct mw_policy_inst *byp = mw_sim_policy(s, MW_PT_L1D_BYPASS), *sch = mw_sim_policy(s, MW_PT_LDST_SCHED);
+    struct mw_coal_req r[1] = {{.line = SAME_SET(1), .set = 0, .sectors = 0xF}};
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_NONE), MW_CACHE);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_LINE_ALLOC), MW_BYPASS);
     assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MSHR), MW_BYPASS);
     assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MISS_QUEUE), MW_CACHE);
     const struct mw_ldst_sched_ops *ops = (const struct mw_ldst_sched_ops *)sch->pol;
     const uint16_t a[3] = {4, 2, 6}, b[3] = {0, 4, 9};
-    assert_int_equal(ops->pick(sch, 0, a, 3), 0); /* equal ages: the first; warp 4 is now being drained */
-    assert_int_equal(ops->pick(sch, 0, b, 3), 1); /* warp 4 again, though warp 0 comes first */
+    assert_int_equal(ops->pick(sch, 0, a, 3), 0);
+    assert_int_equal(ops->pick(sch, 0, b, 3), 1);
+    mw_sim_destroy(s);
+
+    const char *const any[] = {PI_ONE_SM, "policies.bundle=mrpb", "policies.bundle.bypass_on=any"};
+    s = ran(&idle1, any, 3);
+    byp = mw_sim_policy(s, MW_PT_L1D_BYPASS);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_NONE), MW_CACHE);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MSHR), MW_BYPASS);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MISS_QUEUE), MW_BYPASS);
+    mw_sim_destroy(s);
+
+    const char *const none[] = {PI_ONE_SM, "policies.bundle=mrpb", "policies.bundle.bypass_on=none"};
+    s = ran(&idle1, none, 3);
+    byp = mw_sim_policy(s, MW_PT_L1D_BYPASS);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_LINE_ALLOC), MW_CACHE);
+    assert_int_equal(decide(byp, 0, 0, r, 1, 0, MW_STALL_MSHR), MW_CACHE);
     mw_sim_destroy(s);
 }
 
@@ -374,7 +431,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_indsel_example), cmocka_unit_test(test_locsel_victim),
         cmocka_unit_test(test_lasc_rules),     cmocka_unit_test(test_lasc_probe_update),
-        cmocka_unit_test(test_memsched_grr),   cmocka_unit_test(test_mrpb), cmocka_unit_test(test_coincident_iw),
+        cmocka_unit_test(test_memsched_grr),   cmocka_unit_test(test_mrpb),
+        cmocka_unit_test(test_mrpb_readings),  cmocka_unit_test(test_coincident_iw),
         cmocka_unit_test(test_xor_fold_index),
         cmocka_unit_test(test_patterns_and_twins),
     };

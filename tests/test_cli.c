@@ -54,8 +54,41 @@ static void test_trace_info_malformed(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* run --out creates missing parent folders (as its help says), and a path through a file is refused with the
+ * path named, exit status 2 and no stats written. */
+static void test_run_out_dirs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mw_cli_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[1024], path[256];
+    snprintf(cmd, sizeof cmd,
+             "'" MW_BINARY "' run --config gtx480 --quiet --workload micro.stream --size small --out %s/a/b/c", dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    print_message("%s", out);
+    assert_int_equal(rc, 0);
+    snprintf(path, sizeof path, "%s/a/b/c/stats.json", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/file", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "'" MW_BINARY "' run --config gtx480 --quiet --workload micro.stream --size small --out %s/file/x", dir);
+    rc = run_cmd(cmd, out, sizeof out);
+    print_message("%s", out);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "cannot create output folder"));
+    assert_non_null(strstr(out, "Not a directory"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_trace_info), cmocka_unit_test(test_trace_info_malformed)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_trace_info), cmocka_unit_test(test_trace_info_malformed),
+                                       cmocka_unit_test(test_run_out_dirs)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

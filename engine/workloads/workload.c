@@ -52,6 +52,7 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
     {"parboil.lbm", "parboil", "LBM: performStreamCollide per time step, D3Q19 SoA lattice, 19 neighbour stores a cell", "tiny|small|default|paper", mw_wl_parboil_lbm},
     {"libor.libor", "gpgpu-sim", "LIBOR Monte Carlo (ISPASS-2009 LIB): per-thread arrays in interleaved local memory", "tiny|small|default|paper", mw_wl_libor},
     {"mars.iix", "mars", "Mars inverted index: byte-wise link scan per 1 KB record, prefix sums, bitonic sort, grouping", "tiny|small|default|paper", mw_wl_mars_iix},
+    {"mars.ss", "mars", "Mars similarity score: one document pair per map thread (float4 dot product and norms), prefix sums, bitonic sort by score, grouping", "tiny|small|default", mw_wl_mars_ss},
 
     /* @group graph */
     {"graph.sssp", "graphbig", "SSSP: Bellman-Ford relax (atomicMin) + fold per iteration, R-MAT graph, unit weights", "tiny|small|default|paper|ldbc", mw_wl_graph_sssp},

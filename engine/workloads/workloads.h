@@ -66,6 +66,11 @@ int mw_wl_mars_iix(struct mw_workload *w, const char *size, uint64_t seed, struc
  * file 256 B aligned, record-ending newlines turned into '\0'), and the map records (start in text, size, file). */
 int mw_wl_iix_docs(int sz, uint64_t seed, char **text, uint64_t *len, uint32_t **rec_off, uint32_t **rec_size,
                    uint32_t **rec_file, uint32_t *nrec, uint32_t *nfiles);
+int mw_wl_mars_ss(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* mars.ss's matrix entry i (row-major, rand() % 100 as GenMatrix) of a seed, and the map function's score of
+ * documents d1, d2 (rows of dim floats) in the kernel's order of float operations. */
+float mw_wl_ss_value(uint64_t seed, uint32_t i);
+float mw_wl_ss_score(uint64_t seed, uint32_t dim, uint32_t d1, uint32_t d2);
 
 /* @group graph */
 /* The graph benchmarks' input: a seeded R-MAT (Graph500 Kronecker, A = 0.57, B = C = 0.19) undirected graph

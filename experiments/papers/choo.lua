@@ -3,7 +3,7 @@
 -- (GTO/LRR/Two-Level) on the GTX480 preset: IPC normalized to the baseline (GTO, 16 KB 4-way LRU, allocate-on-miss)
 -- per benchmark with geometric means (CSV mean row GMEAN), printed tables, CSVs, SVG/PNG bar charts, plus the
 -- baseline characterization (docs/papers/choo.md). Runs are kept in OUTDIR/results.db (a rerun continues).
--- Usage: moonwarp experiments/papers/choo.lua OUTDIR [quick|full]
+-- Usage: moonwarp experiments/papers/choo.lua OUTDIR [quick|full] [JOBS]   (JOBS: parallel runs, default 2)
 --   full:  the thesis's 16 benchmarks: the six IW-contended PolyBench kernels (atax bicg gesummv mvt syr2k syrk)
 --          at size `choo` (the thesis's geometry, N = 4096 / 1024 / 2048 pitches, loops and grid shortened: see
 --          engine/workloads/wl_polybench.c), the others at `default`, to completion.
@@ -12,8 +12,9 @@
 --          at `small` to completion: each headline's direction in a few minutes with 2 jobs.
 local X = require "moonwarp.experiment"
 
-local out, mode = arg[1] or "out/choo", arg[2] or "quick"
+local out, mode, jobs = arg[1] or "out/choo", arg[2] or "quick", math.tointeger(tonumber(arg[3] or "2"))
 assert(mode == "quick" or mode == "full", "mode must be quick or full")
+assert(jobs and jobs >= 1, "JOBS must be a whole number >= 1")
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 
 local IW = { "polybench.atax", "polybench.bicg", "polybench.gesummv", "polybench.mvt", "polybench.syr2k",
@@ -50,7 +51,9 @@ local pol = {
   IndSelCaching = P("IndSelCaching", "policies.l1d_bypass=indsel"),
   LocSelCaching = P("LocSelCaching", "policies.bundle=locsel"),
   IndXor = P("IndXor", "l1d.index=xor"),
-  MRPB = P("MRPB", "policies.bundle=mrpb"),
+  -- MRPB's published drain and bypass trigger spelled out: a run's store key sees the parameters set, not the
+  -- defaults, so a store made before the defaults changed would otherwise hand back the earlier reading's runs
+  MRPB = P("MRPB", "policies.bundle=mrpb", "policies.bundle.drain=fixed", "policies.bundle.bypass_on=line"),
   ["LASC1.0"] = P("LASC1.0", "policies.l1d_bypass=lasc", "policies.l1d_bypass.bits=multi", "policies.l1d_bypass.th=1.0"),
   ["LASC1.5"] = P("LASC1.5", "policies.l1d_bypass=lasc", "policies.l1d_bypass.bits=multi", "policies.l1d_bypass.th=1.5"),
   ["LASC1.0+SelCaching"] = P("LASC1.0+SelCaching", "policies.l1d_bypass=lasc", "policies.l1d_bypass.sel=true"),
@@ -75,7 +78,7 @@ local function figure(tag, title, names, configs, baseline)
   local res = X.run {
     workloads = workloads, policies = list(names), configs = configs,
     config = "experiments/configs/gtx480.yaml", seed = 1, metric = "gpu.ipc", baseline = baseline or "Baseline",
-    store = out .. "/results.db", jobs = 2, classes = { IW = IW },
+    store = out .. "/results.db", jobs = jobs, classes = { IW = IW },
   }
   print(X.table(res, { field = "norm", title = title, format = "%.2f" }))
   print("csv:  " .. X.write_csv(res, out .. "/" .. tag .. ".csv", extra))
@@ -171,7 +174,7 @@ for _, w in ipairs { "gto", "lrr", "two_level" } do
   for _, p in ipairs(l) do pol["sched-" .. w .. "-" .. p.name] = p end
   local res = X.run {
     workloads = workloads, policies = l, config = "experiments/configs/gtx480.yaml", seed = 1, metric = "gpu.ipc",
-    baseline = "Baseline", store = out .. "/results.db", jobs = 2, classes = { IW = IW },
+    baseline = "Baseline", store = out .. "/results.db", jobs = jobs, classes = { IW = IW },
   }
   local title = ("scheduler %s: IPC normalized to the %s baseline"):format(w, w)
   print(X.table(res, { field = "norm", title = title, format = "%.2f" }))

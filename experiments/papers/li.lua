@@ -22,7 +22,7 @@ local CONFIG = "experiments/configs/li.yaml"
 local TABLE = {
   { "BACKP", "MI", "rodinia.backprop" }, { "HOTSP", "MI", "rodinia.hotspot" }, { "HRTWL", "MI", "rodinia.heartwall" },
   { "KMN", "MI", "rodinia.kmeans" }, { "LKYT", "MI", "rodinia.leukocyte" }, { "LUD", "MI", "rodinia.lud" },
-  { "NNC", "MI", "rodinia.nn" }, { "SRAD", "MI", "rodinia.srad_v2" }, { "SS", "MI", nil },
+  { "NNC", "MI", "rodinia.nn" }, { "SRAD", "MI", "rodinia.srad_v2" }, { "SS", "MI", "mars.ss" },
   { "CONV", "MI", "sdk.convsep" }, { "HIS", "MI", "sdk.histogram" }, { "REDU", "MI", "sdk.reduction" },
   { "SCP", "MI", "sdk.scalarprod" },
   { "BS", "LIL", "sdk.blackscholes" }, { "CFD", "LIL", "rodinia.cfd" }, { "NDL", "LIL", "rodinia.nw" },
