@@ -7,8 +7,8 @@
 -- the L2-to-DRAM pipe. Benchmarks are the 24 of Table 5.2 under moonwarp's names; a name this build does not know
 -- is skipped with a note. Runs are kept in OUTDIR/results.db (a rerun continues), at most two at a time.
 -- Usage: moonwarp experiments/papers/li.lua OUTDIR [quick|full] [SIZE]
---   quick: size small; the sweeps at their end points (0 and 100 cycles; 16 and 128 entries) on the
---          memory-sensitive classes.  full: size default; every sweep point (0-100 by 20; 16, 32, 64, 128).
+--   quick: size small (lonestar.sp tiny); the sweeps at their end points (0 and 100 cycles; 16 and 128
+--          entries) on the memory-sensitive classes.  full: size default; every sweep point (0-100 by 20; 16, 32, 64, 128).
 local X = require "moonwarp.experiment"
 local mw = require "moonwarp"
 
@@ -31,9 +31,16 @@ local TABLE = {
   { "MGST", "HIL", "rodinia.mergesort" }, { "SP", "HIL", "lonestar.sp" },
 }
 
+-- quick: lonestar.sp at size tiny (at small one run takes 25-30 s, every other benchmark 1-3 s)
+local QUICK_SIZE = { ["lonestar.sp"] = "tiny" }
+local function entry(name)
+  local sz = mode == "quick" and not arg[3] and QUICK_SIZE[name]
+  return sz and { name = name, size = sz } or name
+end
+
 local known = {}
 for _, w in ipairs(mw.workloads()) do known[w.name] = true end
-local all, sensitive, abbr = {}, {}, {}
+local all, sensitive, abbr, entries = {}, {}, {}, { MI = {}, LIL = {}, HIL = {} }
 local classes = { { name = "MI" }, { name = "LIL" }, { name = "HIL" } }
 local cls_of = { MI = classes[1], LIL = classes[2], HIL = classes[3] }
 for _, b in ipairs(TABLE) do
@@ -43,11 +50,12 @@ for _, b in ipairs(TABLE) do
   elseif not known[name] then
     print(string.format("note: %s (%s) = %s is not in this build (list-workloads): skipped", a, c, name))
   else
-    all[#all + 1] = name
+    all[#all + 1] = entry(name)
     abbr[name] = a
     local cl = cls_of[c]
     cl[#cl + 1] = name
-    if c ~= "MI" then sensitive[#sensitive + 1] = name end
+    table.insert(entries[c], entry(name))
+    if c ~= "MI" then sensitive[#sensitive + 1] = entry(name) end
   end
 end
 local sens_classes = { classes[2], classes[3] }
@@ -147,7 +155,7 @@ show(r6, "Figs 6.1-6.3: IPC normalized to FR-FCFS (harmonic means per class)")
 csv(r6, "fig6_1_3", { "l2.icl_fraction", "dram.mib_dummies", "dram.mib_dropped" })
 for i, c in ipairs { { "fig6_1", classes[3] }, { "fig6_2", classes[2] }, { "fig6_3", classes[1] } } do
   if #c[2] > 0 then
-    local rc = run { workloads = c[2], policies = POL, baseline = "FR-FCFS", classes = { c[2] }, quiet = true }
+    local rc = run { workloads = entries[c[2].name], policies = POL, baseline = "FR-FCFS", classes = { c[2] }, quiet = true }
     plot(rc, c[1], { title = string.format("Li Fig 6.%d: IPC normalized to FR-FCFS, %s", i, c[2].name) })
   end
 end
