@@ -424,12 +424,19 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
                 const struct mw_req_fifo *arr = s->req_net->arrive;
                 int nsub = s->parts[0].nsub;
                 bool nap = s->cfg.sim.fast_forward;
-                for (int i = 0; i < s->nslices; i++)
-                    if (!nap || T >= wake[i] || arr[i].head_ready <= T)
-                        mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
+                /* one pass: a slice's cycle changes only its own wake and arrival queue, so each slice's due time
+                 * is taken after its visit; a lowering from elsewhere during the pass (none known) is kept */
                 uint64_t d = MW_NEVER;
-                for (int i = 0; i < s->nslices; i++) d = mw_min_u64(d, mw_min_u64(wake[i], arr[i].head_ready));
-                s->l2_due = d;
+                s->l2_due = MW_NEVER;
+                for (int i = 0; i < s->nslices; i++) {
+                    uint64_t t = mw_min_u64(wake[i], arr[i].head_ready);
+                    if (!nap || t <= T) {
+                        mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
+                        t = mw_min_u64(wake[i], arr[i].head_ready);
+                    }
+                    d = mw_min_u64(d, t);
+                }
+                s->l2_due = mw_min_u64(s->l2_due, d);
             }
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;
