@@ -86,9 +86,24 @@ int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
     return 0;
 }
 
+/* A CTA throttle policy with a limit hook may answer differently at any time; without one, whether an SM can take a
+ * CTA depends only on its resources, which only a CTA's end (ctas_done) or a new kernel (gst.kernels) changes. */
+static bool throttle_hook(const struct mw_sim *s)
+{
+    const struct mw_cta_throttle_ops *ops = (const struct mw_cta_throttle_ops *)s->pol[MW_PT_CTA_THROTTLE].pol;
+    return ops && ops->limit;
+}
+
+static bool cta_full(const struct mw_sim *s)
+{
+    return s->cta_full && s->cta_full_done == s->ctas_done && s->cta_full_kernel == s->gst.kernels &&
+           !throttle_hook(s);
+}
+
 int mw_dispatch_ctas(struct mw_sim *s, struct mw_err *e)
 {
     if (!s->kernel_active || s->next_cta >= s->kernel_ctas) return 0;
+    if (cta_full(s)) return 0;
     int launched = 0;
     for (int k = 0; k < s->nsms && s->next_cta < s->kernel_ctas; k++) {
         struct mw_sm *sm = &s->sms[(s->cta_order_rr + k) % s->nsms];
@@ -99,12 +114,18 @@ int mw_dispatch_ctas(struct mw_sim *s, struct mw_err *e)
     }
     /* rotate only when something was placed, so that skipped (fast-forwarded) cycles change nothing */
     if (launched) s->cta_order_rr = (s->cta_order_rr + 1) % (uint32_t)s->nsms;
+    else if (!throttle_hook(s)) { /* every SM was refused on its resources alone: they change when a CTA ends */
+        s->cta_full = true;
+        s->cta_full_done = s->ctas_done;
+        s->cta_full_kernel = s->gst.kernels;
+    }
     return launched;
 }
 
 bool mw_dispatch_ready(struct mw_sim *s)
 {
     if (!s->kernel_active || s->next_cta >= s->kernel_ctas) return false;
+    if (cta_full(s)) return false;
     for (int i = 0; i < s->nsms; i++)
         if (mw_sm_can_take_cta(s, &s->sms[i])) return true;
     return false;

@@ -216,9 +216,10 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
                 busy = true;
             }
         }
-    *rc = mw_dispatch_kernels(s, e);
+    /* (most cycles a kernel runs with CTAs unfinished, or every CTA is placed: nothing to launch) */
+    if (s->kernel_active ? s->ctas_done >= s->kernel_ctas : !s->wl_done) *rc = mw_dispatch_kernels(s, e);
     if (*rc) return true;
-    int l = mw_dispatch_ctas(s, e);
+    int l = s->kernel_active && s->next_cta < s->kernel_ctas ? mw_dispatch_ctas(s, e) : 0;
     if (l < 0) {
         *rc = l;
         return true;
@@ -377,6 +378,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     /* the caller may have changed state between runs: every unit takes its next cycle */
     for (int i = 0; i < s->nsms; i++) mw_sm_wake(s, &s->sms[i]);
     for (int i = 0; i < s->nparts; i++) mw_partition_wake(s, &s->parts[i]);
+    s->cta_full = false;
     uint64_t start = mw_now(s);
     uint64_t stop = cycles ? start + cycles : MW_NEVER;
     if (s->cfg.sim.max_cycles) stop = mw_min_u64(stop, (uint64_t)s->cfg.sim.max_cycles);

@@ -40,6 +40,11 @@ struct mw_sim {
     uint32_t next_cta, kernel_ctas, ctas_done;
     uint64_t warp_seq;
     uint32_t cta_order_rr;
+    /* no SM had room for a CTA of this kernel (gst.kernels) when cta_full_done CTAs had finished, and no throttle
+     * policy was asked: nothing can be placed before a CTA finishes or a kernel starts (dispatch.c) */
+    bool cta_full;
+    uint32_t cta_full_done;
+    uint64_t cta_full_kernel;
     /* policies and the event bus (events.c) */
     struct mw_policy_inst pol[MW_SLOT_COUNT];
     uint32_t ev_mask;
