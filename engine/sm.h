@@ -9,6 +9,8 @@
 #include "sm_stats.h"
 #include "workload.h"
 
+#include <string.h>
+
 enum mw_warp_state { MW_W_FREE = 0, MW_W_ACTIVE, MW_W_BARRIER, MW_W_EXITED };
 
 struct mw_warp {
@@ -85,7 +87,7 @@ struct mw_sm {
     /* A scheduler that found no ready warp sleeps until the earliest known wake-up (register ready, pipe
      * free) unless something wakes it first (data back, barrier release, LDST slot freed, CTA launch). */
     uint64_t sched_sleep[16];
-    bool sched_dirty[16];
+    bool sched_dirty[16]; /* (read as two 8-byte words by mw_sm_dirty) */
     struct mw_ldst ldst;
     /* the fetch stage (with an L1I; NULL: perfect fetch): one warp per cycle, round robin after the last fetched,
      * probes the L1I; a hit fills the fetch buffer, decoded into the warp's instruction buffer the next cycle */
@@ -128,9 +130,10 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r);
 /* Something woke a scheduler since its last scan (data back, a barrier released, a policy action). */
 static inline bool mw_sm_dirty(const struct mw_sm *sm)
 {
-    for (int k = 0; k < sm->nsched; k++)
-        if (sm->sched_dirty[k]) return true;
-    return false;
+    /* (the flags past nsched are never set: all 16 are read as two words) */
+    uint64_t d[2];
+    memcpy(d, sm->sched_dirty, sizeof d);
+    return (d[0] | d[1]) != 0;
 }
 /* Earliest core cycle the SM can act on its own (now if it has work this cycle). */
 static inline uint64_t mw_sm_next_event(const struct mw_sm *sm, uint64_t now)
