@@ -82,6 +82,7 @@ static bool try_grant(struct mw_xbar *x, int src, uint64_t now)
     mw_fifo_push(&x->arrive[dst], r);
     x->arrived[dst >> 6] |= 1ull << (dst & 63);
     if (x->arrival_due && r->t_ready < *x->arrival_due) *x->arrival_due = r->t_ready;
+    if (x->dst_wake) x->dst_wake[dst] = mw_min_u64(x->dst_wake[dst], x->arrive[dst].head_ready);
     x->inflight++;
     x->st.packets++;
     x->st.flits += (uint64_t)fl;

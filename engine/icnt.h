@@ -33,6 +33,7 @@ struct mw_xbar {
     uint64_t grant_due;          /* icnt cycle before which no waiting packet can be granted (0: look each cycle) */
     uint64_t *arrival_due;       /* optional (the consumer's): lowered to each granted packet's arrival time (fs) */
     uint64_t *src_wake, *src_due;/* optional (the sources'): zeroed when a packet leaves source i's queue (room) */
+    uint64_t *dst_wake;          /* optional (the consumers'): lowered to destination i's arrival head time (fs) */
     struct mw_icnt_stats st;
 };
 

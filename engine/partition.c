@@ -60,7 +60,8 @@ void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, u
         mw_fifo_push(&p->to_dram[k], m);
         s->dram_due = mw_min_u64(s->dram_due, p->to_dram[k].head_ready);
     }
-    if (s->cfg.sim.fast_forward) p->slice_wake[k] = mw_partition_slice_next_event(s, p, k);
+    if (s->cfg.sim.fast_forward) /* its own next event or its arrival queue's head (the network lowers it on a push) */
+        p->slice_wake[k] = mw_min_u64(mw_partition_slice_next_event(s, p, k), s->req_net->arrive[l2->id].head_ready);
 }
 
 void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t now)

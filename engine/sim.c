@@ -117,6 +117,7 @@ static int build(struct mw_sim *s, struct mw_err *e)
     if (mw_xbar_init(s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(s->reply_net, s->nslices, s->nsms, c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     s->req_net->arrival_due = &s->l2_due;
+    s->req_net->dst_wake = s->slice_wake; /* a slice's wake includes its arrival queue's head */
     s->reply_net->src_wake = s->slice_wake; /* a slice whose reply waits for room sleeps until the network takes one */
     s->reply_net->src_due = &s->l2_due;
     for (int i = 0; i < s->nslices; i++) {
@@ -423,20 +424,18 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
                 /* every slice in partition-major order (slice i is partition i / nsub's k = i % nsub, as
                  * mw_partition_l2_cycle and mw_partition_l2_due take them), over the flat arrays */
                 const uint64_t *wake = s->slice_wake;
-                const struct mw_req_fifo *arr = s->req_net->arrive;
                 int nsub = s->parts[0].nsub;
                 bool nap = s->cfg.sim.fast_forward;
                 /* one pass: a slice's cycle changes only its own wake and arrival queue, so each slice's due time
-                 * is taken after its visit; a lowering from elsewhere during the pass (none known) is kept */
+                 * is taken after its visit; a lowering from elsewhere during the pass (none known) is kept. With
+                 * fast_forward a slice's wake is the earlier of its own next event and its arrival queue's head
+                 * (mw_partition_slice_cycle sets it, the request network lowers it at each push to an empty queue),
+                 * exactly: only the slice's own cycle pops the queue */
                 uint64_t d = MW_NEVER;
                 s->l2_due = MW_NEVER;
                 for (int i = 0; i < s->nslices; i++) {
-                    uint64_t t = mw_min_u64(wake[i], arr[i].head_ready);
-                    if (!nap || t <= T) {
-                        mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
-                        t = mw_min_u64(wake[i], arr[i].head_ready);
-                    }
-                    d = mw_min_u64(d, t);
+                    if (!nap || wake[i] <= T) mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
+                    d = mw_min_u64(d, wake[i]);
                 }
                 s->l2_due = mw_min_u64(s->l2_due, d);
             }
