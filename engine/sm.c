@@ -817,6 +817,14 @@ static int fetch_warp(struct mw_sim *s, struct mw_sm *sm, int wi)
 /* One cycle after the schedulers (GPGPU-Sim's order: issue, decode, fetch): decode what the fetch buffer holds,
  * then fetch for one warp: a warp whose code line arrived, else the next warp after the last fetched whose
  * instruction buffer is empty and which is not waiting for a line. */
+/* (most cycles no warp may fetch: its buffer is full, or it waits for the instruction cache) */
+static inline bool fetchable_any(const struct mw_sm *sm)
+{
+    uint64_t any = 0;
+    for (int i = 0; i < (sm->nwarps + 63) >> 6; i++) any |= sm->fetchable[i];
+    return any != 0;
+}
+
 static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
 {
     struct mw_l1i *c = sm->l1i;
@@ -834,7 +842,7 @@ static void fetch_stage(struct mw_sim *s, struct mw_sm *sm)
         sm->sched_dirty[w % sm->nsched] = true; /* its stall reason changes */
         sm->fb_warp = w;
         did = true;
-    } else {
+    } else if (fetchable_any(sm)) {
         /* the warps that may fetch, from the one after the last fetched round to it (a set kept by fetch_mark) */
         int words = (sm->nwarps + 63) >> 6, start = sm->last_fetched + 1 >= sm->nwarps ? 0 : sm->last_fetched + 1;
         for (int i = 0; i <= words && !found; i++) {
