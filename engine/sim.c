@@ -120,6 +120,7 @@ static int build(struct mw_sim *s, struct mw_err *e)
     s->req_net->dst_wake = s->slice_wake; /* a slice's wake includes its arrival queue's head */
     s->reply_net->src_wake = s->slice_wake; /* a slice whose reply waits for room sleeps until the network takes one */
     s->reply_net->src_due = &s->l2_due;
+    s->reply_net->arrival_due = &s->reply_due; /* lowered at each grant; recomputed by core_tick */
     for (int i = 0; i < s->nslices; i++) {
         int rc = mw_l2_init(s, &s->l2[i], i, e);
         if (rc) return rc;
@@ -206,17 +207,24 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
     bool busy = false;
     uint64_t now = mw_now(s);
     /* replies, to the SMs that have one arrived (in SM order, one each) */
-    const uint64_t *arrived = s->reply_net->arrived;
-    for (int w = 0; w < (s->nsms + 63) >> 6; w++)
-        for (uint64_t m = arrived[w]; m; m &= m - 1) {
-            int i = (w << 6) + __builtin_ctzll(m);
-            struct mw_req *r = mw_xbar_peek(s->reply_net, i, s->now_fs);
-            if (r) {
-                mw_xbar_pop(s->reply_net, i);
-                mw_sm_deliver(s, &s->sms[i], r);
-                busy = true;
+    if (s->now_fs >= s->reply_due) { /* (none before: the earliest head, lowered by the network at each grant) */
+        const uint64_t *arrived = s->reply_net->arrived;
+        const struct mw_req_fifo *arr = s->reply_net->arrive;
+        uint64_t d = MW_NEVER;
+        s->reply_due = MW_NEVER;
+        for (int w = 0; w < (s->nsms + 63) >> 6; w++)
+            for (uint64_t m = arrived[w]; m; m &= m - 1) {
+                int i = (w << 6) + __builtin_ctzll(m);
+                struct mw_req *r = mw_xbar_peek(s->reply_net, i, s->now_fs);
+                if (r) {
+                    mw_xbar_pop(s->reply_net, i);
+                    mw_sm_deliver(s, &s->sms[i], r);
+                    busy = true;
+                }
+                d = mw_min_u64(d, arr[i].head_ready);
             }
-        }
+        s->reply_due = mw_min_u64(s->reply_due, d);
+    }
     /* (most cycles a kernel runs with CTAs unfinished, or every CTA is placed: nothing to launch) */
     if (s->kernel_active ? s->ctas_done >= s->kernel_ctas : !s->wl_done) *rc = mw_dispatch_kernels(s, e);
     if (*rc) return true;
@@ -380,6 +388,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
     for (int i = 0; i < s->nsms; i++) mw_sm_wake(s, &s->sms[i]);
     for (int i = 0; i < s->nparts; i++) mw_partition_wake(s, &s->parts[i]);
     s->cta_full = false;
+    s->reply_due = 0;
     uint64_t start = mw_now(s);
     uint64_t stop = cycles ? start + cycles : MW_NEVER;
     if (s->cfg.sim.max_cycles) stop = mw_min_u64(stop, (uint64_t)s->cfg.sim.max_cycles);

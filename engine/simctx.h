@@ -77,6 +77,7 @@ struct mw_sim {
     int sm_turn;                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
     uint64_t *sm_asleep;         /* bit per SM: asleep until its sleep_until (engine/sm.c), not visited before */
     uint64_t *slice_wake;        /* per slice (fs), partition-major: the partitions' slice_wake arrays (partition.h) */
+    uint64_t reply_due;          /* fs: no reply reaches an SM before (a lower bound, kept by core_tick and the reply network) */
     uint64_t l2_due, dram_due;   /* fs: no L2 slice / DRAM channel needs a visit before (lower bounds, partition.h) */
     uint64_t sm_wake_min;        /* no asleep SM is due before this core cycle (a lower bound) */
     /* the progress watchdog (sim.watchdog_cycles): the signature of progress (warp instructions, packets, CTAs)
