@@ -275,7 +275,8 @@ struct mw_ldst_sched_ops {
      * line, an MSHR or a miss-queue slot moves into it, so the unit serves the next access (hits under the
      * stall); the queue replays its head, in order, when what it waited for may have changed, before the
      * unit's own next access (*replay_first, preset true) or only when the unit has none (false). A full queue,
-     * or one holding another instruction of the same warp, stalls the unit as without it. */
+     * or one holding another instruction of the same warp, stalls the unit as without it. A parked access counts
+     * as a miss of its load, whose LOAD_DONE comes once every access was served or parked. */
     int (*rexq)(struct mw_policy_inst *pi, bool *replay_first);
 };
 
