@@ -14,6 +14,16 @@ assert(not pcall(db.put, db, "x", { stats = { f = function() end }, status = "co
 assert(db:get("x") == nil and db:count() == 1 and db:keys()[1] == "k")
 assert(S.decode(S.encode(st)).b == 0.1)
 assert(S.sha256("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+-- the run key sees every built-in policy's parameter defaults and each point's default policy, so a default
+-- changed in the source changes every key (a store never hands back a run made under the old default)
+local d = S.defaults_text()
+assert(d:find("default warp_scheduler=gto\n", 1, true) and d:find("default dram_scheduler=frfcfs\n", 1, true))
+assert(d:find("\nbuiltin bundle.mrpb slots=8 drain=fixed bypass_on=line queues=0\n", 1, true), d)
+for point, list in pairs(require("moonwarp").policies()) do
+  for name in pairs(list) do
+    assert(d:find("\nbuiltin " .. point .. "." .. name .. "[ \n]"), point .. "." .. name .. " is not in the key")
+  end
+end
 -- claims: a live claimant (this process) keeps its claim, a stored key cannot be claimed, unclaim gives it up
 assert(db:claim("c") == true and db:claim("c") == true, "this process's own claim")
 assert(db:claim("k") == false, "a stored key")
