@@ -22,6 +22,13 @@ int mw_ldst_init(struct mw_sim *s, struct mw_ldst *u, int sm, int nwarps, struct
     if (u->nslots < 1 || u->nslots > 1024)
         return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "ldst_scheduler '%s': slots() returned %d, expected 1..1024",
                           lp->pol->name, u->nslots);
+    u->rexq_first = true;
+    u->rexq_cap = lops && lops->rexq ? lops->rexq(lp, &u->rexq_first) : 0;
+    if (u->rexq_cap < 0 || u->rexq_cap > 4096)
+        return mw_err_set(e, MW_EINVAL, NULL, 0, 0, "ldst_scheduler '%s': rexq() returned %d, expected 0..4096",
+                          lp->pol->name, u->rexq_cap);
+    if (u->rexq_cap && !(u->rexq = calloc((size_t)u->rexq_cap, sizeof *u->rexq)))
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     u->slots = calloc((size_t)u->nslots, sizeof *u->slots);
     /* load trackers: at most one per warp instruction in flight; grow on demand */
     u->trk_cap = (uint32_t)(nwarps * 4 + u->nslots);
@@ -37,6 +44,7 @@ int mw_ldst_init(struct mw_sim *s, struct mw_ldst *u, int sm, int nwarps, struct
 void mw_ldst_fini(struct mw_ldst *u)
 {
     free(u->slots);
+    free(u->rexq);
     free(u->trk);
     free(u->done);
 }
@@ -225,6 +233,7 @@ void mw_ldst_jump(struct mw_ldst *u, uint64_t cycles)
 {
     if (!u->parked) return;
     u->st->ldst_busy += cycles;
+    if (u->rexq_blocked) u->st->rexq_full_stalls += cycles;
     count_stall(u, u->parked, cycles);
     occl_parked(u, cycles);
 }
@@ -251,11 +260,88 @@ static struct mw_ldst_slot *choose_slot(struct mw_sim *s, struct mw_ldst *u)
     return &u->slots[idx[k]];
 }
 
+/* ---- the re-execution queue (ldst_sched_ops.rexq) ---- */
+
+/* May the failed head request of `sl` move into the queue? Room, and no other instruction of its warp there. */
+static bool rexq_can_park(const struct mw_ldst *u, const struct mw_ldst_slot *sl)
+{
+    if (u->rexq_n == u->rexq_cap) return false;
+    for (int k = 0; k < u->rexq_n; k++) {
+        const struct mw_rexq_entry *x = &u->rexq[(u->rexq_head + k) % u->rexq_cap];
+        if (x->warp == sl->warp && x->inst != sl->inst) return false;
+    }
+    return true;
+}
+
+static void rexq_park(struct mw_sim *s, struct mw_ldst *u, struct mw_ldst_slot *sl, int cause, bool hooked)
+{
+    struct mw_rexq_entry *x = &u->rexq[(u->rexq_head + u->rexq_n) % u->rexq_cap];
+    int i = sl->next;
+    x->req = sl->reqs[i];
+    x->pc = sl->pc;
+    x->inst = sl->inst;
+    x->parked_at = mw_core_now(s);
+    x->tracker = sl->tracker;
+    x->warp = sl->warp;
+    x->op = sl->op;
+    x->flags = sl->flags;
+    x->verdict = sl->verdict[i];
+    x->rflags = sl->rflags[i];
+    x->cause = (uint8_t)cause;
+    x->hooked = hooked;
+    if (!u->rexq_n) u->rexq_ready = false; /* a new head: it waits for its own cause to change */
+    u->rexq_n++;
+    u->st->rexq_parked++;
+    if ((uint64_t)u->rexq_n > u->st->rexq_peak) u->st->rexq_peak = (uint64_t)u->rexq_n;
+    sl->misses++; /* it failed to reserve, so it is not a hit */
+}
+
+/* Replay the queue's head into L1D (it holds the port this cycle). */
+static void rexq_replay(struct mw_sim *s, struct mw_ldst *u)
+{
+    struct mw_rexq_entry *x = &u->rexq[u->rexq_head];
+    bool is_load = x->op == MW_OP_LD_GLOBAL || x->op == MW_OP_LD_LOCAL;
+    struct mw_l1d_access a = {.warp = x->warp, .op = x->op, .pc = x->pc, .inst_flags = x->flags, .reqs = &x->req,
+                              .index = 0, .n = 1, .tracker = x->tracker, .verdict = &x->verdict, .inst = x->inst,
+                              .rflags = &x->rflags};
+    uint32_t mshr_before = (uint32_t)u->l1->mshr_used;
+    int cause = mw_l1d_access(s, u->l1, &a);
+    if ((uint32_t)u->l1->mshr_used > mshr_before && is_load) (&u->st->mshr_age0_7)[age_bin(s, u->sm, x->warp)]++;
+    if (a.data_at != MW_NEVER) trk_done(u, x->tracker, a.data_at, mw_core_now(s));
+    if (cause == MW_STALL_NONE) {
+        if (x->cause == MW_STALL_MSHR && is_load && u->trk[x->tracker].live)
+            u->trk[x->tracker].mshr_wait += mw_core_now(s) - x->parked_at;
+        u->st->rexq_replays++;
+        u->rexq_head = (u->rexq_head + 1) % u->rexq_cap;
+        u->rexq_n--;
+        u->rexq_ready = true; /* the next head may find what this one found */
+        u->parked = 0;        /* a request blocked on a full queue may park now */
+        return;
+    }
+    u->st->rexq_replay_fails++;
+    mw_l1d_count_fail(u->l1, cause, 1);
+    if (cause != MW_STALL_MSHR && x->cause == MW_STALL_MSHR && is_load && u->trk[x->tracker].live)
+        u->trk[x->tracker].mshr_wait += mw_core_now(s) - x->parked_at, x->parked_at = mw_core_now(s);
+    x->cause = (uint8_t)cause;
+    x->hooked = a.hooked;
+    u->rexq_ready = false;
+    if (x->verdict != MW_BYPASS && x->verdict != MW_BYPASS_PROBE) x->verdict = (uint8_t)(0x10 + cause);
+}
+
 bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
 {
+    if (u->rexq_n && mw_ldst_rexq_due(u) && (u->rexq_first || !u->slots_used)) {
+        u->st->ldst_busy++;
+        rexq_replay(s, u);
+        if (u->slots_used && u->parked) count_stall(u, u->parked, 1), occl_parked(u, 1);
+        if (u->slots_used && u->rexq_blocked) u->st->rexq_full_stalls++;
+        mw_l1d_drain(s, u->l1);
+        return true;
+    }
     if (!u->slots_used) return mw_l1d_drain(s, u->l1);
     u->st->ldst_busy++;
     if (u->parked) {
+        if (u->rexq_blocked) u->st->rexq_full_stalls++;
         count_stall(u, u->parked, 1);
         occl_parked(u, 1);
         return mw_l1d_drain(s, u->l1);
@@ -274,7 +360,22 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
     if ((uint32_t)u->l1->mshr_used > mshr_before && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL))
         (&u->st->mshr_age0_7)[age_bin(s, u->sm, sl->warp)]++;
     if (a.data_at != MW_NEVER) trk_done(u, sl->tracker, a.data_at, mw_core_now(s));
+    if (cause != MW_STALL_NONE && u->rexq_cap && !s->failed) {
+        if (rexq_can_park(u, sl)) {
+            if (sl->verdict[i] != MW_BYPASS && sl->verdict[i] != MW_BYPASS_PROBE) sl->verdict[i] = (uint8_t)(0x10 + cause);
+            rexq_park(s, u, sl, cause, a.hooked);
+            mw_l1d_count_fail(u->l1, cause, 1); /* the attempt failed, but the unit moves on: no LDST stall */
+            u->rexq_blocked = false;
+            if (++sl->next == sl->nreq) slot_done(s, u, sl);
+            else u->st->ldst_coal++;
+            mw_l1d_drain(s, u->l1);
+            return true;
+        }
+        u->rexq_blocked = true;
+        u->st->rexq_full_stalls++;
+    }
     if (cause == MW_STALL_NONE) {
+        u->rexq_blocked = false;
         if (++sl->next == sl->nreq) slot_done(s, u, sl);
         else u->st->ldst_coal++;
     } else {
@@ -341,6 +442,7 @@ void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r)
     int n = mw_l1d_fill(s, u->l1, r, waiters, t_create, &set, &freed);
     if (set == u->park_set) u->parked = 0; /* the parked request's set changed */
     if (freed && u->parked == MW_STALL_MSHR) u->parked = 0;
+    if (u->rexq_n && (freed || set == u->rexq[u->rexq_head].req.set)) u->rexq_ready = true;
     for (int i = 0; i < n; i++) trk_done(u, waiters[i], now, t_create[i]);
 }
 

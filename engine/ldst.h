@@ -51,6 +51,15 @@ struct mw_ldst_done {
     uint64_t ready;       /* loads: the cycle the registers become readable */
 };
 
+/* An access waiting in the re-execution queue (ldst_sched_ops.rexq): what replaying it into L1D needs. */
+struct mw_rexq_entry {
+    struct mw_coal_req req;
+    uint64_t pc, inst, parked_at;
+    uint32_t tracker;
+    uint16_t warp;
+    uint8_t op, flags, verdict, rflags, cause, hooked;
+};
+
 struct mw_ldst {
     int sm;
     struct mw_sm_stats *st;  /* the SM's counters (sm.i.ldst_*, memory instruction counts, load latency) */
@@ -69,6 +78,12 @@ struct mw_ldst {
     struct mw_ldst_done *done; /* outbox, drained by the SM after each call into this unit */
     int ndone, done_cap;
     bool slot_freed;         /* a slot was freed since the SM last looked: every scheduler may look again */
+    /* the re-execution queue (rexq_cap 0 = none): a ring of rexq_n entries from rexq_head; rexq_ready when what
+     * its head waits for may have changed (a fill of its set, a freed MSHR, a flush); rexq_blocked when the
+     * head request failed and could not be parked (the stall counts as rexq_full_stalls) */
+    struct mw_rexq_entry *rexq;
+    int rexq_cap, rexq_head, rexq_n;
+    bool rexq_ready, rexq_first, rexq_blocked;
 };
 
 int mw_ldst_init(struct mw_sim *s, struct mw_ldst *u, int sm, int nwarps, struct mw_sm_stats *st, struct mw_l1d *l1,
@@ -94,12 +109,21 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u);
 void mw_ldst_reply(struct mw_sim *s, struct mw_ldst *u, struct mw_req *r);
 static inline bool mw_ldst_idle(const struct mw_ldst *u)
 {
-    return u->slots_used == 0 && u->l1->missq.n == 0 && u->l1->injq.n == 0;
+    return u->slots_used == 0 && u->l1->missq.n == 0 && u->l1->injq.n == 0 && u->rexq_n == 0;
+}
+/* The re-execution queue's head may be replayed now. */
+static inline bool mw_ldst_rexq_due(const struct mw_ldst *u)
+{
+    if (!u->rexq_n) return false;
+    const struct mw_rexq_entry *h = &u->rexq[u->rexq_head];
+    return u->rexq_ready || h->hooked || (h->cause == MW_STALL_MISS_QUEUE &&
+                                                 u->l1->missq.n + (h->op == MW_OP_ST_GLOBAL || h->op == MW_OP_ST_LOCAL ? 0 : 1) <
+                                                     u->l1->missq.cap);
 }
 /* Nothing to do before an event elsewhere (a reply) changes the L1D: idle, or parked with the miss queue empty. */
 static inline bool mw_ldst_waits(const struct mw_ldst *u)
 {
-    return u->l1->missq.n == 0 && u->l1->injq.n == 0 && (u->slots_used == 0 || u->parked);
+    return u->l1->missq.n == 0 && u->l1->injq.n == 0 && (u->slots_used == 0 || u->parked) && !mw_ldst_rexq_due(u);
 }
 /* The clock skipped `cycles` core cycles of an LDST unit that waits: each was a failed retry. */
 void mw_ldst_jump(struct mw_ldst *u, uint64_t cycles);

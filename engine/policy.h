@@ -271,6 +271,13 @@ struct mw_ldst_sched_ops {
     struct mw_policy base;
     int (*slots)(struct mw_policy_inst *pi);  /* instructions the LDST unit may hold (NULL = 1) */
     int (*pick)(struct mw_policy_inst *pi, int sm, const uint16_t *warps, int n); /* index into warps[] */
+    /* Entries of a per-access re-execution queue (MASCAR; NULL or 0 = none): an access that fails for want of a
+     * line, an MSHR or a miss-queue slot moves into it, so the unit serves the next access (hits under the
+     * stall); the queue replays its head, in order, when what it waited for may have changed, before the
+     * unit's own next access (*replay_first, preset true) or only when the unit has none (false). A full queue,
+     * or one holding another instruction of the same warp, stalls the unit as without it. A parked access counts
+     * as a miss of its load, whose LOAD_DONE comes once every access was served or parked. */
+    int (*rexq)(struct mw_policy_inst *pi, bool *replay_first);
 };
 
 /* ---- replacement and victim storage ----------------------------------------------------------------------

@@ -965,11 +965,13 @@ void mw_sm_deliver(struct mw_sim *s, struct mw_sm *sm, struct mw_req *r)
         return;
     }
     int parked = sm->ldst.parked;
+    bool rexq_due = mw_ldst_rexq_due(&sm->ldst);
     uint64_t mep = sm->ldst.l1->mshr_epoch;
     sm->busy = true;
     mw_ldst_reply(s, &sm->ldst, r);
     ldst_apply(s, sm);
     mshr_changed(s, sm, mep);
+    if (sm->sleep_until && !rexq_due && mw_ldst_rexq_due(&sm->ldst)) unnap(s, sm); /* a re-execution is due */
     /* a sleeping SM sleeps on through a reply that unblocks nothing (a fill of another set, part of a load
      * whose other requests are still out) */
     if (sm->sleep_until && (sm->ldst.parked != parked || mw_sm_dirty(sm))) unnap(s, sm);
@@ -981,6 +983,7 @@ void mw_l1d_flush(struct mw_sim *s, int sm)
     struct mw_sm *p = &s->sms[sm];
     mw_sm_wake(s, p);
     p->ldst.parked = 0;
+    p->ldst.rexq_ready = true;
     mw_l1d_flush_lines(s, &s->l1d[sm]);
 }
 
@@ -1127,5 +1130,6 @@ bool mw_l1d_invalidate(struct mw_sim *s, int sm, int set, int way)
     if (!mw_l1d_invalidate_line(s, &s->l1d[sm], set, way)) return false;
     mw_sm_wake(s, p);
     if (p->ldst.park_set == set) p->ldst.parked = 0; /* the parked request's set changed */
+    if (p->ldst.rexq_n && p->ldst.rexq[p->ldst.rexq_head].req.set == set) p->ldst.rexq_ready = true;
     return true;
 }

@@ -55,6 +55,11 @@
     X(lat_l2_wait, "... from the lookup to data ready at the L2 (0 on a hit; the miss)", "core cycles", SUM) \
     X(lat_l2_replyq, "... in the L2's reply queue", "core cycles", SUM)                                  \
     X(lat_xbar_reply, "... in the reply network, to the SM", "core cycles", SUM)                         \
+    X(rexq_parked, "L1D accesses moved into the LDST re-execution queue (ldst_scheduler rexq)", "req", SUM) \
+    X(rexq_replays, "re-execution queue accesses replayed into L1D and served", "req", SUM)             \
+    X(rexq_replay_fails, "replays that failed again (the access stays at the queue's head)", "req", SUM) \
+    X(rexq_full_stalls, "LDST cycles stalled: re-execution queue full or holding another instruction of the warp", "core cycles", SUM) \
+    X(rexq_peak, "largest re-execution queue occupancy", "req", MAX)                                   \
     MW_SM_AGE_STATS(X)
 MW_STATS_DECLARE(sm, MW_SM_STATS)
 

@@ -4,9 +4,12 @@
  * slots are left. Not saturated: warps whose next instruction is a memory instruction go before compute (GTO
  * within each group). Saturated: only the owner warp (the oldest warp with a memory instruction when saturation
  * began, kept until it issues a non-memory instruction) may issue memory instructions; the others issue compute.
- * Re-execution: the LD/ST unit holds up to `rexq` memory instructions, and an access stalled on an MSHR or the
- * port does not block the others, which take turns (the owner's first when saturated) [I: a queue of
- * instructions, one access per cycle, in place of MASCAR's 32 per-access entries]. */
+ * Re-execution (`rexq_mode`): `accesses` (the published design) gives the LD/ST unit a queue of `rexq` accesses
+ * (ldst_sched_ops.rexq): an access that cannot get an MSHR, a line or a memory-port slot moves into it, so the
+ * unit serves the next access (hits under the stall); the queue replays its head in order when resources may
+ * have freed, before new accesses (`replay_first`) [I: the replay priority]; full, the unit stalls.
+ * `instructions` (the earlier approximation) lets the unit hold up to `rexq` memory instructions instead, whose
+ * accesses take turns (the owner's first when saturated). */
 #include "policy.h"
 #include "sched_state.h"
 #include "sim.h"
@@ -16,15 +19,24 @@
 struct params {
     int64_t sat_mshr, sat_port, rexq;
     bool memory_first;
+    int rexq_mode;
+    bool replay_first;
 };
+enum { REXQ_ACCESSES = 0, REXQ_INSTRUCTIONS };
 static const struct mw_param_desc params[] = {
     MW_PARAM(struct params, sat_mshr, MW_PP_INT, "1", 0, 1024, NULL, "saturated at this many free L1D MSHRs or fewer"),
     MW_PARAM(struct params, sat_port, MW_PP_INT, "1", 0, 1024, NULL,
              "saturated at this many free memory-port (miss-queue) slots or fewer"),
     MW_PARAM(struct params, rexq, MW_PP_INT, "32", 1, 1024, NULL,
-             "re-execution queue: memory instructions the LD/ST unit holds at once (1 = no re-execution)"),
+             "re-execution queue entries: stalled accesses (rexq_mode accesses) or memory instructions the LD/ST "
+             "unit holds at once (instructions; 1 = no re-execution)"),
     MW_PARAM(struct params, memory_first, MW_PP_BOOL, "true", 0, 0, NULL,
              "not saturated: memory instructions go before compute"),
+    MW_PARAM(struct params, rexq_mode, MW_PP_ENUM, "accesses", 0, 0, "accesses|instructions",
+             "what the re-execution queue holds: stalled L1D accesses (MASCAR's design) or whole memory instructions "
+             "taking turns (the earlier approximation)"),
+    MW_PARAM(struct params, replay_first, MW_PP_BOOL, "true", 0, 0, NULL,
+             "rexq_mode accesses: a due replay goes before the unit's next new access (false: only when it has none)"),
 };
 
 struct smst {
@@ -157,7 +169,17 @@ static void issued(struct mw_policy_inst *pi, int sm, int sched, int w, const st
     st->greedy[mw_sched_index(pi, sm, sched)] = w;
 }
 
-static int ldst_slots(struct mw_policy_inst *pi) { return (int)((const struct params *)pi->bundle->params)->rexq; }
+static int ldst_slots(struct mw_policy_inst *pi)
+{
+    const struct params *p = pi->bundle->params;
+    return p->rexq_mode == REXQ_INSTRUCTIONS ? (int)p->rexq : 1;
+}
+static int ldst_rexq(struct mw_policy_inst *pi, bool *replay_first)
+{
+    const struct params *p = pi->bundle->params;
+    *replay_first = p->replay_first;
+    return p->rexq_mode == REXQ_ACCESSES ? (int)p->rexq : 0;
+}
 
 /* Re-execution: the instructions in the LD/ST unit take turns, the one after the warp served last (so a stalled
  * access is retried after the others had their go); the owner's first while saturated. */
@@ -189,6 +211,7 @@ static const struct mw_ldst_sched_ops mascar_ldst = {
     .base = {.point = MW_PT_LDST_SCHED, .name = "mascar_ldst", .desc = "MASCAR's cache access re-execution"},
     .slots = ldst_slots,
     .pick = ldst_pick,
+    .rexq = ldst_rexq,
 };
 static const struct mw_bundle_ops mw_pol_mascar = {
     .base = {.point = MW_PT_BUNDLE, .name = "mascar",

@@ -9,6 +9,7 @@
 --   Fig 10 and the motivation only (OAWS_FIGS=1: Fig 12-14 too, SMR in 25 % steps); full: the paper-size inputs, SMR
 --   in 5 % steps; LABELs (ATAX,BICG,...) restrict the benchmarks; swl-sweep: the SWL limit sweep that finds each
 --   benchmark's best limit (prints a table to paste into SWL_BEST). Runs are kept in OUTDIR/results.db: a rerun continues where it stopped.
+--   OAWS_MASCAR_REXQ=instructions|accesses (default accesses) picks MASCAR's re-execution (policies/mascar.c rexq_mode).
 local X = require "moonwarp.experiment"
 
 local out, mode, only = arg[1] or "out/oaws", arg[2] or "quick", arg[3]
@@ -81,7 +82,9 @@ local SCHEMES = {
   P("GTO", { warp_scheduler = "gto" }),
   P("SWL-Best", { warp_scheduler = "swl", params = swl_params }),
   P("CCWS", { warp_scheduler = { impl = "ccws", k_throttle = 8, base_score = 100 } }),
-  P("MASCAR", { bundle = "mascar" }),
+  -- OAWS_MASCAR_REXQ=instructions: MASCAR's re-execution as whole instructions taking turns (the earlier
+  -- approximation) instead of its published per-access queue
+  P("MASCAR", { bundle = { impl = "mascar", rexq_mode = os.getenv("OAWS_MASCAR_REXQ") or "accesses" } }),
   P("OAWS-Static", { warp_scheduler = "oaws" }),
   P("OAWS-Dyn", { warp_scheduler = "oaws_dyn" }),
 }
