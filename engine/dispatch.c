@@ -94,10 +94,10 @@ static bool throttle_hook(const struct mw_sim *s)
     return ops && ops->limit;
 }
 
+/* (set only without a throttle hook; a policy is chosen between runs, and mw_sim_run clears it) */
 static bool cta_full(const struct mw_sim *s)
 {
-    return s->cta_full && s->cta_full_done == s->ctas_done && s->cta_full_kernel == s->gst.kernels &&
-           !throttle_hook(s);
+    return s->cta_full && s->cta_full_done == s->ctas_done && s->cta_full_kernel == s->gst.kernels;
 }
 
 int mw_dispatch_ctas(struct mw_sim *s, struct mw_err *e)

@@ -360,21 +360,22 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
     if ((uint32_t)u->l1->mshr_used > mshr_before && (sl->op == MW_OP_LD_GLOBAL || sl->op == MW_OP_LD_LOCAL))
         (&u->st->mshr_age0_7)[age_bin(s, u->sm, sl->warp)]++;
     if (a.data_at != MW_NEVER) trk_done(u, sl->tracker, a.data_at, mw_core_now(s));
+    /* a failed attempt to cache is remembered so that the bypass policy is asked again with the cause (MRPB);
+     * a bypass is final: its request waits for the miss queue, with nothing new to decide */
+    uint8_t *vd = &sl->verdict[i];
+    if (cause != MW_STALL_NONE && *vd != MW_BYPASS && *vd != MW_BYPASS_PROBE) *vd = (uint8_t)(0x10 + cause);
+    bool parked = false; /* into the re-execution queue: the attempt failed, but the unit moves on (no stall) */
     if (cause != MW_STALL_NONE && u->rexq_cap && !s->failed) {
-        if (rexq_can_park(u, sl)) {
-            if (sl->verdict[i] != MW_BYPASS && sl->verdict[i] != MW_BYPASS_PROBE) sl->verdict[i] = (uint8_t)(0x10 + cause);
+        parked = rexq_can_park(u, sl);
+        if (parked) {
             rexq_park(s, u, sl, cause, a.hooked);
-            mw_l1d_count_fail(u->l1, cause, 1); /* the attempt failed, but the unit moves on: no LDST stall */
-            u->rexq_blocked = false;
-            if (++sl->next == sl->nreq) slot_done(s, u, sl);
-            else u->st->ldst_coal++;
-            mw_l1d_drain(s, u->l1);
-            return true;
+            mw_l1d_count_fail(u->l1, cause, 1);
+        } else {
+            u->rexq_blocked = true;
+            u->st->rexq_full_stalls++;
         }
-        u->rexq_blocked = true;
-        u->st->rexq_full_stalls++;
     }
-    if (cause == MW_STALL_NONE) {
+    if (cause == MW_STALL_NONE || parked) {
         u->rexq_blocked = false;
         if (++sl->next == sl->nreq) slot_done(s, u, sl);
         else u->st->ldst_coal++;
@@ -388,10 +389,6 @@ bool mw_ldst_cycle(struct mw_sim *s, struct mw_ldst *u)
             u->park_set = q->set;
         }
     }
-    /* a failed attempt to cache is remembered so that the bypass policy is asked again with the cause (MRPB);
-     * a bypass is final: its request waits for the miss queue, with nothing new to decide */
-    uint8_t *vd = &sl->verdict[sl->next];
-    if (cause != MW_STALL_NONE && *vd != MW_BYPASS && *vd != MW_BYPASS_PROBE) *vd = (uint8_t)(0x10 + cause);
     /* the miss queue drains into the request network after the access, in the same cycle */
     mw_l1d_drain(s, u->l1);
     return true;

@@ -143,3 +143,22 @@ int mw_dram_queue_len_of(const struct mw_sim *s, int channel)
     if (!s->parts || channel < 0 || channel >= s->nparts) return 0;
     return mw_dram_queue_len(s->parts[channel].dram);
 }
+
+void mw_l2_edge(struct mw_sim *s, uint64_t now)
+{
+    /* every slice over the flat arrays (slice i is partition i / nsub's slice i % nsub). One pass: a slice's cycle
+     * changes only its own wake and arrival queue, so each slice's due time is taken after its visit; a lowering
+     * from elsewhere during the pass (none known) is kept. With fast_forward a slice's wake is the earlier of its
+     * own next event and its arrival queue's head (mw_partition_slice_cycle sets it, the request network lowers
+     * it at each push), exactly: only the slice's own cycle pops the queue */
+    const uint64_t *wake = s->slice_wake;
+    uint64_t T = s->now_fs, d = MW_NEVER;
+    int nsub = s->parts[0].nsub;
+    bool nap = s->cfg.sim.fast_forward;
+    s->l2_due = MW_NEVER;
+    for (int i = 0; i < s->nslices; i++) {
+        if (!nap || wake[i] <= T) mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
+        d = mw_min_u64(d, wake[i]);
+    }
+    s->l2_due = mw_min_u64(s->l2_due, d);
+}

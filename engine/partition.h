@@ -26,23 +26,9 @@ void mw_partition_fini(struct mw_sim *s, struct mw_partition *p);
 /* One L2 cycle of slice k (at time now_fs = s->now_fs), unless it sleeps: nothing due before its wake time and
  * no request arriving from the network. */
 void mw_partition_slice_cycle(struct mw_sim *s, struct mw_partition *p, int k, uint64_t now);
-static inline void mw_partition_l2_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)
-{
-    bool nap = s->cfg.sim.fast_forward;
-    for (int k = 0; k < p->nsub; k++)
-        if (!nap || s->now_fs >= p->slice_wake[k] || mw_xbar_peek(s->req_net, p->slices[k].id, s->now_fs))
-            mw_partition_slice_cycle(s, p, k, now);
-}
-/* Earliest time (fs) any of the partition's slices is due: its own wake or a request arriving for it. */
-static inline uint64_t mw_partition_l2_due(const struct mw_sim *s, const struct mw_partition *p)
-{
-    uint64_t t = MW_NEVER;
-    for (int k = 0; k < p->nsub; k++) {
-        t = mw_min_u64(t, p->slice_wake[k]);
-        t = mw_min_u64(t, s->req_net->arrive[p->slices[k].id].head_ready);
-    }
-    return t;
-}
+/* One L2 clock edge at time s->now_fs (L2 cycle `now`): every slice that is due (every slice without
+ * fast_forward), in partition-major order, then s->l2_due lowered to the earliest slice wake. */
+void mw_l2_edge(struct mw_sim *s, uint64_t now);
 /* One DRAM cycle of its channel, unless it sleeps and no request is ready to enter. */
 void mw_partition_dram_tick(struct mw_sim *s, struct mw_partition *p, uint64_t now);
 static inline void mw_partition_dram_cycle(struct mw_sim *s, struct mw_partition *p, uint64_t now)

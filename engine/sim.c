@@ -429,25 +429,7 @@ int mw_sim_run(struct mw_sim *s, uint64_t cycles, struct mw_err *e)
             uint64_t now = s->clk[MW_CLK_L2].cycle;
             /* the slices are visited only from the earliest time one is due (kept as a lower bound: lowered by
              * arrivals and DRAM data, recomputed after the visits) */
-            if (!s->cfg.sim.fast_forward || T >= s->l2_due) {
-                /* every slice in partition-major order (slice i is partition i / nsub's k = i % nsub, as
-                 * mw_partition_l2_cycle and mw_partition_l2_due take them), over the flat arrays */
-                const uint64_t *wake = s->slice_wake;
-                int nsub = s->parts[0].nsub;
-                bool nap = s->cfg.sim.fast_forward;
-                /* one pass: a slice's cycle changes only its own wake and arrival queue, so each slice's due time
-                 * is taken after its visit; a lowering from elsewhere during the pass (none known) is kept. With
-                 * fast_forward a slice's wake is the earlier of its own next event and its arrival queue's head
-                 * (mw_partition_slice_cycle sets it, the request network lowers it at each push to an empty queue),
-                 * exactly: only the slice's own cycle pops the queue */
-                uint64_t d = MW_NEVER;
-                s->l2_due = MW_NEVER;
-                for (int i = 0; i < s->nslices; i++) {
-                    if (!nap || wake[i] <= T) mw_partition_slice_cycle(s, &s->parts[i / nsub], i % nsub, now);
-                    d = mw_min_u64(d, wake[i]);
-                }
-                s->l2_due = mw_min_u64(s->l2_due, d);
-            }
+            if (!s->cfg.sim.fast_forward || T >= s->l2_due) mw_l2_edge(s, now);
             s->clk[MW_CLK_L2].cycle++;
             s->clk[MW_CLK_L2].next_fs += s->clk[MW_CLK_L2].period_fs;
         }

@@ -885,9 +885,7 @@ static void sm_cycle(struct mw_sim *s, struct mw_sm *sm)
     uint64_t mep = sm->ldst.l1->mshr_epoch;
     /* (an empty unit, with an empty re-execution queue and nothing in its L1D's queues, has no cycle to take: most
      * SM cycles) */
-    const struct mw_l1d *l1 = sm->ldst.l1;
-    if ((sm->ldst.slots_used || sm->ldst.rexq_n || l1->missq.head || l1->injq.head) && mw_ldst_cycle(s, &sm->ldst))
-        sm->busy = true;
+    if (!mw_ldst_idle(&sm->ldst) && mw_ldst_cycle(s, &sm->ldst)) sm->busy = true;
     ldst_apply(s, sm);
     mshr_changed(s, sm, mep);
     int ns = (int)s->cfg.sm.n_schedulers;

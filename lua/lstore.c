@@ -178,59 +178,36 @@ static void sha_trace(struct sha256 *s, const char *dir)
     free(names);
 }
 
-/* A growing text: tb_put appends like printf; on running out of memory the text is dropped (t = NULL) and later
- * puts do nothing. */
-struct tbuf {
-    char *t;
-    size_t n, cap;
-};
-static void tb_put(struct tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tb_put(struct tbuf *b, const char *fmt, ...)
-{
-    while (b->t) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->t + b->n, b->cap - b->n, fmt, ap);
-        va_end(ap);
-        if (k < 0) break;
-        if ((size_t)k < b->cap - b->n) {
-            b->n += (size_t)k;
-            return;
-        }
-        char *g = realloc(b->t, b->cap = b->cap * 2 + (size_t)k);
-        if (!g) free(b->t);
-        b->t = g;
-    }
-}
-
-/* The built-in policies' defaults as text, a line each: every point's default policy ("default POINT=NAME"),
+/* Push the built-in policies' defaults as text, a line each: every point's default policy ("default POINT=NAME"),
  * then every registered policy with each parameter's default ("builtin POINT.NAME KEY=DEFAULT ..."). It is part
  * of every run key, so a default changed in the source changes every key and a store never hands back runs made
- * under the old default (a parameter the run spelled out was in the key already). A malloc'd string, or NULL. */
-static char *defaults_text(void)
+ * under the old default (a parameter the run spelled out was in the key already). */
+static void push_defaults_text(lua_State *L)
 {
-    struct tbuf b = {.t = malloc(4096), .cap = 4096};
-    if (b.t) b.t[0] = 0;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
     for (int li = 0; li <= MW_PT_COUNT; li++) {
         enum mw_point pt = li < MW_PT_COUNT ? (enum mw_point)li : MW_PT_BUNDLE;
         const char *dn = mw_policy_default_name(pt);
-        tb_put(&b, "default %s=%s\n", mw_point_name(pt), dn ? dn : "");
+        luaL_addstring(&b, "default "), luaL_addstring(&b, mw_point_name(pt)), luaL_addchar(&b, '=');
+        luaL_addstring(&b, dn ? dn : ""), luaL_addchar(&b, '\n');
         for (const struct mw_policy *const *l = mw_policies(pt); l && *l; l++) {
-            tb_put(&b, "builtin %s.%s", mw_point_name(pt), (*l)->name);
-            for (int i = 0; i < (*l)->nparams; i++) tb_put(&b, " %s=%s", (*l)->params[i].name, (*l)->params[i].def);
-            tb_put(&b, "\n");
+            luaL_addstring(&b, "builtin "), luaL_addstring(&b, mw_point_name(pt)), luaL_addchar(&b, '.');
+            luaL_addstring(&b, (*l)->name);
+            for (int i = 0; i < (*l)->nparams; i++) {
+                luaL_addchar(&b, ' '), luaL_addstring(&b, (*l)->params[i].name), luaL_addchar(&b, '=');
+                luaL_addstring(&b, (*l)->params[i].def);
+            }
+            luaL_addchar(&b, '\n');
         }
     }
-    return b.t;
+    luaL_pushresult(&b);
 }
 
-/* store.defaults_text() -> the built-in policies' defaults as the run key sees them (defaults_text above) */
+/* store.defaults_text() -> the built-in policies' defaults as the run key sees them (push_defaults_text) */
 static int l_defaults_text(lua_State *L)
 {
-    char *t = defaults_text();
-    if (!t) return luaL_error(L, "store.defaults_text: out of memory");
-    lua_pushstring(L, t);
-    free(t);
+    push_defaults_text(L);
     return 1;
 }
 
@@ -249,10 +226,9 @@ static int l_key(lua_State *L)
     struct sha256 s;
     sha_init(&s);
     sha_fmt(&s, "moonwarp %s", MW_VERSION);
-    char *defs = defaults_text();
-    if (!defs) return luaL_error(L, "store.key: out of memory");
-    sha_str(&s, defs);
-    free(defs);
+    push_defaults_text(L);
+    sha_str(&s, lua_tostring(L, -1));
+    lua_pop(L, 1);
     for (int i = 0; i < mw_cfg_nfields; i++) {
         const struct mw_cfg_field *f = &mw_cfg_fields[i];
         const char *at = (const char *)cfg + f->offset;

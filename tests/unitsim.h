@@ -57,7 +57,7 @@ static inline unsigned us_step_memory(struct mw_sim *s)
         ticked |= 1u << MW_CLK_ICNT;
     }
     if (s->clk[MW_CLK_L2].next_fs == T) {
-        for (int i = 0; i < s->nparts; i++) mw_partition_l2_cycle(s, &s->parts[i], s->clk[MW_CLK_L2].cycle);
+        mw_l2_edge(s, s->clk[MW_CLK_L2].cycle);
         ticked |= 1u << MW_CLK_L2;
     }
     if (s->clk[MW_CLK_DRAM].next_fs == T) {
