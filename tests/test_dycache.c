@@ -345,6 +345,48 @@ static void test_selector_threshold(void **st)
     mw_sim_destroy(s);
 }
 
+/* refine (the extraction's inferred choice for a poor + fine window at a fine G) and fine_by = bytes.
+ * G reaches 64 with the tie window (300 32 B + 300 64 B misses + 400 128 B hits). The next window, 400 32 B and
+ * 200 64 B misses + 400 128 B hits, is poor (60 %) and fine (60 %) with n32 > n64: refine = 0 keeps 64 (only a
+ * coarse window leaves a fine G), refine = 1 moves to 32 without a flush (a smaller G keeps resident chunks).
+ * fine_by = bytes: 600 32 B + 400 128 B misses is fine by count (60 %) but not by bytes (19,200 of 70,400 B =
+ * 27 %), so G stays 128; 900 32 B + 100 128 B misses is fine by bytes too (28,800 of 41,600 B = 69 %) -> 32. */
+static void test_selector_refine_and_bytes(void **st)
+{
+    (void)st;
+    for (int refine = 0; refine <= 1; refine++) {
+        const char *sets[] = {"l1d.organisation=chunked", "policies.granularity=dycache",
+                              refine ? "policies.granularity.refine=1" : "policies.granularity.refine=0"};
+        struct mw_sim *s = us_machine(sets, 3);
+        struct mw_policy_inst *pi = mw_sim_policy(s, MW_PT_GRANULARITY);
+        feed(pi, 0, MW_EV_L1D_MISS, 32, 300);
+        feed(pi, 0, MW_EV_L1D_MISS, 64, 300);
+        feed(pi, 0, MW_EV_L1D_HIT, 128, 400);
+        assert_int_equal(mw_l1d_granularity(s, 0), 64);
+        feed(pi, 0, MW_EV_L1D_MISS, 32, 400);
+        feed(pi, 0, MW_EV_L1D_MISS, 64, 200);
+        feed(pi, 0, MW_EV_L1D_HIT, 128, 400);
+        assert_int_equal(mw_l1d_granularity(s, 0), refine ? 32 : 64);
+        assert_int_equal(s->l1d[0].st.gran_flushes, 0);
+        mw_sim_destroy(s);
+    }
+    for (int bytes = 0; bytes <= 1; bytes++) {
+        const char *sets[] = {"l1d.organisation=chunked", "policies.granularity=dycache",
+                              bytes ? "policies.granularity.fine_by=bytes" : "policies.granularity.fine_by=count"};
+        struct mw_sim *s = us_machine(sets, 3);
+        struct mw_policy_inst *pi = mw_sim_policy(s, MW_PT_GRANULARITY);
+        feed(pi, 0, MW_EV_L1D_MISS, 32, 600);
+        feed(pi, 0, MW_EV_L1D_MISS, 128, 400);
+        assert_int_equal(mw_l1d_granularity(s, 0), bytes ? 128 : 32);
+        if (bytes) {
+            feed(pi, 0, MW_EV_L1D_MISS, 32, 900);
+            feed(pi, 0, MW_EV_L1D_MISS, 128, 100);
+            assert_int_equal(mw_l1d_granularity(s, 0), 32);
+        }
+        mw_sim_destroy(s);
+    }
+}
+
 /* ---- whole runs (7.4) ---- */
 static double run_stat(const char *wl, const char *size, const char *const *sets, int n, const char *name,
                        double *other, const char *other_name)
@@ -485,7 +527,7 @@ int main(void)
         cmocka_unit_test(test_pending_and_absent_merge),
         cmocka_unit_test(test_non_contiguous_chunks_share_a_line),
         cmocka_unit_test(test_elastic_decides), cmocka_unit_test(test_selector_decisions),
-        cmocka_unit_test(test_selector_threshold),
+        cmocka_unit_test(test_selector_threshold), cmocka_unit_test(test_selector_refine_and_bytes),
         cmocka_unit_test(test_stream_stays_gather_goes_fine),
         cmocka_unit_test(test_chunked_at_128_is_line),
         cmocka_unit_test(test_lua_twin),
