@@ -93,6 +93,9 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
       "chunked: chunks in one line share the address bits from here up (6-bit common tag of a 32-bit address)") \
     F(l1d, chunk_victim, ENUM, 0, 0, 0, MW_CK_VICTIM_CHOICES,                                                  \
       "chunked: a fine miss takes free slots or ways before replacing chunks of the lines with its common tag (set), or only that line's (line)") \
+    F(l1d, classify_misses, BOOL, 0, 0, 1, "",                                                                  \
+      "count each L1D miss as cold (the line never filled this L1D before) or capacity/conflict (it was): stats " \
+      "l1d.miss_cold, l1d.miss_2c (a per-SM set of filled lines; false: no set, no cost)")                     \
     F(l1i, enabled, BOOL, 1, 0, 1, "",                                                                           \
       "fetch through an L1 instruction cache and GPGPU-Sim's fetch/decode stage (false: perfect fetch)")       \
     F(l1i, size_bytes, INT, 2048, 128, 1048576, "bytes", "L1I capacity (-gpgpu_cache:il1 4:128:4 = 2 KB)")     \
@@ -240,6 +243,7 @@ struct mw_config {
         int organisation;
         int64_t chunk_common_shift;
         int chunk_victim;
+        bool classify_misses;
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits;

@@ -33,6 +33,8 @@ int mw_l1d_init(struct mw_sim *s, struct mw_l1d *l1, int sm, struct mw_err *e)
     mw_fifo_init(&l1->missq, (int)c->l1d.miss_queue);
     mw_fifo_init(&l1->injq, 1 << 30);
     l1->gran = (int)c->l1d.line_bytes;
+    if (c->l1d.classify_misses && mw_lineset_init(&l1->filled, 1024))
+        return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     return 0;
 }
 
@@ -45,6 +47,7 @@ void mw_l1d_fini(struct mw_sim *s, struct mw_l1d *l1)
     mw_slotmap_fini(&l1->mshr_map);
     mw_tags_fini(&l1->tags);
     if (l1->org) l1->org->fini(l1);
+    mw_lineset_fini(&l1->filled);
 }
 
 static struct mw_mshr *mshr_find(struct mw_l1d *l1, uint64_t line)
@@ -292,6 +295,7 @@ int mw_l1d_access(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access *a)
 
     l1->st.accesses++;
     l1->st.misses++;
+    mw_l1d_classify_miss(l1, q->line);
     a->miss = true;
     if (l && !need_fetch) l1->st.hit_reserved++;
     else if (l) l1->st.sector_misses++;
@@ -407,6 +411,11 @@ int mw_l1d_fill(struct mw_sim *s, struct mw_l1d *l1, struct mw_req *r, uint32_t 
     int k = (int)(m - l1->mshr);
     uint64_t line = l1->mshr_key[k];
     struct mw_tags *t = &l1->tags;
+    if (l1->filled.slot && mw_lineset_add(&l1->filled, line)) {
+        struct mw_err e;
+        mw_err_set(&e, MW_ENOMEM, NULL, 0, 0, "out of memory (l1d.classify_misses: the filled-line set)");
+        mw_sim_fail(s, &e);
+    }
     if (l1->org) l1->org->fill(s, l1, set, line, sectors); /* the tags stay empty: nothing more below */
     int way = mw_tags_find(t, set, line);
     if (way < 0 && s->cfg.l1d.alloc == MW_ALLOC_ON_FILL) {

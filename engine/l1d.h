@@ -6,6 +6,7 @@
 #ifndef MW_L1D_H
 #define MW_L1D_H
 
+#include "lineset.h"
 #include "mem_req.h"
 #include "policy.h"
 #include "simctx.h"
@@ -45,7 +46,9 @@
     X(victim_xb, "load misses that evicted a line of a warp of another CTA (cross-block)", "req", SUM) \
     X(evict_reuse0, "valid lines evicted without a hit since their fill (Reuse0)", "line", SUM)          \
     X(mshr_occupancy, "MSHR entries in use, summed over core cycles (l1d.mshr_mean_occupancy)", "entry-cycle", SUM) \
-    X(victim_iw_coincident, "victim_iw misses whose victim the same dynamic load allocated (Choo: coincident)", "req", SUM)
+    X(victim_iw_coincident, "victim_iw misses whose victim the same dynamic load allocated (Choo: coincident)", "req", SUM) \
+    X(miss_cold, "l1d.classify_misses: misses to a line never filled into this L1D before (cold)", "req", SUM) \
+    X(miss_2c, "l1d.classify_misses: misses to a line filled into this L1D before (capacity / conflict)", "req", SUM)
 MW_STATS_DECLARE(l1d, MW_L1D_STATS)
 
 /* Set index of a line address: the one function for the L1D (the coalescer and the policies' mw_l1d_set_of
@@ -128,6 +131,7 @@ struct mw_l1d {
     const struct mw_l1d_org *org; /* an organisation other than the line one (l1d.organisation), else NULL */
     void *org_state;
     int gran;                /* management granularity in bytes (the line size until a policy sets it) */
+    struct mw_lineset filled; /* l1d.classify_misses: every line ever filled into this L1D (else empty) */
 };
 
 /* An L1D organisation other than the line one (l1d.organisation: chunked, engine/l1d_chunk.h), attached by the
@@ -145,6 +149,15 @@ struct mw_l1d_org {
     int (*lookup)(const struct mw_l1d *l1, int set, uint64_t line, uint8_t sectors);
     void (*fini)(struct mw_l1d *l1);
 };
+
+/* l1d.classify_misses: count a load miss that l1d.misses counts as cold or capacity / conflict (2C) by whether
+ * `line` was ever filled into this L1D (the set is NULL when the knob is off: nothing counted). */
+static inline void mw_l1d_classify_miss(struct mw_l1d *l1, uint64_t line)
+{
+    if (!l1->filled.slot) return;
+    if (mw_lineset_has(&l1->filled, line)) l1->st.miss_2c++;
+    else l1->st.miss_cold++;
+}
 
 /* Bring st.mshr_occupancy up to the current core cycle; called before mshr_used changes and before the stats
  * are read, so the counter is exact without a per-cycle visit. */

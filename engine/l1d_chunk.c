@@ -285,6 +285,7 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
         if (!m || merge_full) return MW_STALL_MSHR;
         l1->st.accesses++;
         l1->st.misses++;
+        mw_l1d_classify_miss(l1, q->line);
         l1->st.hit_reserved++;
         l1->st.mshr_merges++;
         l1->st.gpgpusim_accesses++;
@@ -347,6 +348,7 @@ static int chunk_load(struct mw_sim *s, struct mw_l1d *l1, struct mw_l1d_access 
 
     l1->st.accesses++;
     l1->st.misses++;
+    mw_l1d_classify_miss(l1, q->line);
     if (partial) l1->st.sector_misses++;
     if (m) l1->st.mshr_merges++;
     l1->st.gpgpusim_accesses++;
