@@ -40,11 +40,39 @@ uint64_t mw_code_offset(const struct mw_sim *s, uint64_t pc)
     return s->pcs_scaled ? off / (uint64_t)s->cfg.sm.inst_bytes * 16 : off;
 }
 
+/* The CTAs of kernel k one SM can hold at once by its limits alone (CTAs, warps, threads, registers as allocated,
+ * shared memory): the kernel's maximum occupancy, whatever the grid or a throttle policy does. */
+uint32_t mw_occupancy(const struct mw_config *c, const struct mw_kernel *k)
+{
+    uint64_t nw = mw_kernel_cta_warps(k), regs = mw_cta_regs(c, k), n = (uint64_t)c->sm.max_ctas;
+    if (!nw) return 0;
+    n = mw_min_u64(n, (uint64_t)c->sm.max_warps / nw);
+    n = mw_min_u64(n, (uint64_t)c->sm.max_threads / (nw * MW_WARP_SIZE));
+    if (regs) n = mw_min_u64(n, (uint64_t)c->sm.registers / regs);
+    if (k->shmem) n = mw_min_u64(n, (uint64_t)c->sm.shmem_bytes / k->shmem);
+    return (uint32_t)n;
+}
+
+/* a kernel ended: its cycles weigh its maximum-occupancy facts */
+static void occupancy_end(struct mw_sim *s)
+{
+    struct mw_gpu_stats *g = &s->gst;
+    uint64_t cyc = mw_core_now(s) - g->occ_kernel_start, regs = (uint64_t)g->occ_ctas * g->occ_cta_regs;
+    g->occ_cycles += cyc;
+    g->occ_reg_cycles += cyc * regs;
+    g->occ_cta_reg_cycles += cyc * g->occ_cta_regs;
+    bool first = g->occ_kernels++ == 0;
+    if (first || regs > g->occ_regs_max) g->occ_regs_max = regs;
+    if (first || regs < g->occ_regs_min) g->occ_regs_min = regs;
+    if (first || g->occ_ctas < g->occ_ctas_min) g->occ_ctas_min = g->occ_ctas;
+}
+
 int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
 {
     if (s->kernel_active) {
         if (s->ctas_done < s->kernel_ctas) return 0;
         s->kernel_active = false;
+        occupancy_end(s);
         if (s->cfg.l1d.flush_at_kernel_end)
             for (int i = 0; i < s->nsms; i++) mw_l1d_flush(s, i);
         if (mw_wants(s, MW_EV_KERNEL_END)) {
@@ -78,6 +106,9 @@ int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
         s->next_cta = 0;
         s->ctas_done = 0;
         s->gst.kernels++;
+        s->gst.occ_kernel_start = mw_core_now(s);
+        s->gst.occ_ctas = mw_occupancy(c, &s->kern);
+        s->gst.occ_cta_regs = (uint32_t)regs;
         if (mw_wants(s, MW_EV_KERNEL_START)) {
             struct mw_event ev = {.kind = MW_EV_KERNEL_START, .value = s->kern.id, .cycle = mw_core_now(s)};
             mw_emit(s, &ev);

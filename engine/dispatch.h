@@ -10,6 +10,8 @@
 int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e);
 /* Place as many CTAs as the SMs take this cycle; returns how many, or < 0 on error. */
 int mw_dispatch_ctas(struct mw_sim *s, struct mw_err *e);
+/* The CTAs of kernel k one SM holds at most by its limits (CTAs, warps, threads, registers, shared memory). */
+uint32_t mw_occupancy(const struct mw_config *c, const struct mw_kernel *k);
 /* Could a CTA be placed now? */
 bool mw_dispatch_ready(struct mw_sim *s);
 

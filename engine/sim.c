@@ -507,6 +507,21 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                      "inst/cycle");
     mw_stat_list_add(out, "gpu.kernels", (double)s->gst.kernels, "kernels launched", "kernel");
     mw_stat_list_add(out, "gpu.ctas", (double)s->gst.ctas, "CTAs launched", "CTA");
+    { /* maximum occupancy (dispatch.c, mw_occupancy) over finished kernels, weighted by their core cycles */
+        const struct mw_gpu_stats *g = &s->gst;
+        double rf = (double)s->cfg.sm.registers, occ = ratio((double)g->occ_reg_cycles, (double)g->occ_cycles);
+        mw_stat_list_add(out, "gpu.sur_regs", g->occ_kernels ? rf - occ : 0,
+                         "statically unused registers per SM at each kernel's maximum occupancy (sm.registers minus "
+                         "the registers its most resident CTAs allocate), mean weighted by kernel cycles", "reg");
+        mw_stat_list_add(out, "gpu.sur_regs_min", g->occ_kernels ? rf - (double)g->occ_regs_max : 0,
+                         "gpu.sur_regs of the kernel with the fewest", "reg");
+        mw_stat_list_add(out, "gpu.sur_regs_max", g->occ_kernels ? rf - (double)g->occ_regs_min : 0,
+                         "gpu.sur_regs of the kernel with the most", "reg");
+        mw_stat_list_add(out, "gpu.occ_cta_regs", ratio((double)g->occ_cta_reg_cycles, (double)g->occ_cycles),
+                         "registers one CTA allocates, mean weighted by kernel cycles", "reg");
+        mw_stat_list_add(out, "gpu.occ_ctas_min", (double)g->occ_ctas_min,
+                         "the fewest CTAs per SM at maximum occupancy of any finished kernel", "CTA");
+    }
     mw_stat_list_add(out, "clock.icnt_cycles", (double)s->clk[MW_CLK_ICNT].cycle, "interconnect cycles", "icnt cycles");
     mw_stat_list_add(out, "clock.l2_cycles", (double)s->clk[MW_CLK_L2].cycle, "L2 cycles", "L2 cycles");
     mw_stat_list_add(out, "clock.dram_cycles", (double)s->clk[MW_CLK_DRAM].cycle, "DRAM cycles", "dram cycles");

@@ -25,6 +25,11 @@ enum { MW_CLK_CORE = 0, MW_CLK_ICNT, MW_CLK_L2, MW_CLK_DRAM, MW_CLK_N };
 
 struct mw_gpu_stats {
     uint64_t kernels, ctas;
+    /* maximum occupancy of each kernel from its launch facts and the SM's limits (dispatch.c, mw_occupancy):
+     * over finished kernels, sums weighted by each kernel's core cycles, and the extremes */
+    uint64_t occ_kernels, occ_kernel_start, occ_cycles, occ_reg_cycles, occ_cta_reg_cycles, occ_regs_min,
+        occ_regs_max, occ_ctas_min;
+    uint32_t occ_ctas, occ_cta_regs; /* the running kernel's */
 };
 
 struct mw_sim {
