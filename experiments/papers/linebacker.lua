@@ -9,6 +9,8 @@
 -- fastest of 1, 2, 4, 8 resident CTAs per SM and no limit (the baseline). Table 2's apps as built-in models; the two
 -- BFS versions the models do not have (CUDA SDK, GPGPU-Sim) are left out. Runs are kept in OUTDIR/results.db.
 -- Usage: moonwarp experiments/papers/linebacker.lua OUTDIR [quick|default|full] [S2,GE,...]   (the last: only these)
+--   MW_LB_MOTIVATION=1: only the motivation table's runs (the baseline, the static CTA limits of Best-SWL and the
+--   192 KB baseline; no Fig. 10-17, no CacheExt, and no measured-peak SUR, which comes from the SVC runs).
 --   quick: size small, 5,000-cycle windows for the monitoring / IPC windows of Linebacker and PCAL (most small runs
 --          last 20,000-1,500,000 cycles, fewer than two of the paper's windows); default: size default, the
 --          paper's 50,000-cycle windows; full: size paper, 50,000-cycle windows.
@@ -47,11 +49,13 @@ local lb = function(variant)
 end
 -- the baseline is bundle rfbanks: GTO (the same decisions as gto) that also counts RF bank conflicts of operand
 -- reads, the denominator of Fig. 16
-local policies = { { name = "Baseline", set = { "policies.bundle=rfbanks" } } }
+-- (l1d.classify_misses counts cold and capacity / conflict misses for the motivation table; it changes no timing)
+local policies = { { name = "Baseline", set = { "policies.bundle=rfbanks", "l1d.classify_misses=true" } } }
 for _, k in ipairs(swl) do
   policies[#policies + 1] = { name = "SWL" .. k, cta_throttle = { impl = "static", max_ctas = k } }
 end
-for _, p in ipairs {
+local motiv_only = os.getenv("MW_LB_MOTIVATION") == "1"
+for _, p in ipairs(motiv_only and {} or {
   { name = "Victim Caching", set = lb("vc") },
   { name = "SVC", set = lb("svc") },
   { name = "Throttling+SVC", set = lb("lb") },
@@ -61,9 +65,9 @@ for _, p in ipairs {
   { name = "LB-nobanks", set = { "policies.bundle=linebacker", "policies.bundle.variant=lb",
                                  "policies.bundle.window=" .. window, "policies.bundle.rf_banks=0" } },
   { name = "CERF-nobanks", set = { "policies.bundle=cerf", "policies.bundle.rf_banks=0" } },
-} do policies[#policies + 1] = p end
+}) do policies[#policies + 1] = p end
 -- Fig. 10: VP associativity (4 is Throttling+SVC)
-local vp_ways = { 1, 2, 8, 16, 32 }
+local vp_ways = motiv_only and {} or { 1, 2, 8, 16, 32 }
 for _, k in ipairs(vp_ways) do
   local s = lb("lb")
   s[#s + 1] = "policies.bundle.vp_ways=" .. k
@@ -73,7 +77,7 @@ end
 -- minutes on two cores), or quick with MW_LB_FIG14=1 (MW_LB_FIG14=0 leaves it out of default and full); the
 -- motivation's 192 KB baseline (cache-sensitive: > 30 %)
 local fig14_env = os.getenv("MW_LB_FIG14")
-local fig14_on = (mode ~= "quick" and fig14_env ~= "0") or fig14_env == "1"
+local fig14_on = not motiv_only and ((mode ~= "quick" and fig14_env ~= "0") or fig14_env == "1")
 local l1_sizes = fig14_on and { 16, 64, 96, 128 } or {}
 for _, kb in ipairs(l1_sizes) do
   local sz = "l1d.size_bytes=" .. kb .. "K"
@@ -142,6 +146,83 @@ local function derived(names, with_best)
     end
   end
   return d
+end
+
+-- The motivation table (§2): per app, the baseline's speed-up at 192 KB over 48 KB (cache-sensitive above 1.30,
+-- Table 2's classes), the L1D miss ratio at 48 KB and its capacity / conflict (2C) part (l1d.miss_2c: a miss to a
+-- line filled into that SM's L1D before; cold: never filled), the statically unused registers (SUR) at maximum
+-- occupancy (gpu.sur_regs: the RF minus the registers of the most CTAs the kernel's launch facts let one SM hold,
+-- each kernel weighted by its cycles; the kernels' range beside it), the measured-peak SUR of the SVC run (CacheExt's
+-- L1D), and the registers Best-SWL's CTA limit leaves unused (DUR = registers at maximum occupancy - registers of the
+-- limit's CTAs, weighted alike; "-" where some kernel holds fewer CTAs than the limit, whose weighted sum the stats do
+-- not give)
+local paper_sensitive = { S2 = true, GE = true, BI = true, KM = true, AT = true, S1 = true, MV = true, CF = true,
+                          PF = true }
+local function motivation_table()
+  local kb = function(regs) return regs * 4 / 1024 end
+  local l = { "Motivation: app  paper class  192KB/48KB  class  L1D miss ratio  2C ratio  2C/misses  "
+              .. "SUR max-occ (KB, kernels)  SUR peak (KB)  Best-SWL  DUR (KB)" }
+  local miss, c2r, share, sur, n, agree, over70 = 0, 0, 0, 0, 0, 0, 0
+  local sur_lo, sur_hi, dur_n, dur_sum, dur_lo, dur_hi = math.huge, 0, 0, 0, math.huge, 0
+  local csv = { "workload,paper_class,speedup_192k,class,l1d_miss_ratio,miss_2c_ratio,miss_2c_share,"
+                .. "sur_maxocc_kb,sur_maxocc_min_kb,sur_maxocc_max_kb,sur_peak_kb,best_swl_limit,dur_kb" }
+  for _, w in ipairs(res.workloads) do
+    local b, b192, svc = row(w, "Baseline"), row(w, "Baseline@192K"), row(w, "SVC")
+    local st = b and b.stats or {}
+    local sp = (b and b192 and b.value and b.value > 0 and b192.value) and b192.value / b.value or 0
+    local cls = sp > 1.3 and "sensitive" or "insensitive"
+    local pc = paper_sensitive[w] and "sensitive" or "insensitive"
+    local acc, misses = st["l1d.accesses"] or 0, st["l1d.misses"] or 0
+    local mr = st["l1d.miss_rate"] or 0
+    local m2 = st["l1d.miss_2c"] or 0
+    local r2 = acc > 0 and m2 / acc or 0
+    local sh = misses > 0 and m2 / misses or 0
+    local s = kb(st["gpu.sur_regs"] or 0)
+    local smin, smax = kb(st["gpu.sur_regs_min"] or 0), kb(st["gpu.sur_regs_max"] or 0)
+    local peak = svc and svc.stats and svc.stats["policy.bundle.peak_reg_bytes"]
+    local speak = peak and (256 * 1024 - peak) / 1024
+    local lim, dur = best_limit[w] or "none", nil
+    if lim == "none" then dur = 0
+    elseif tonumber(lim) <= (st["gpu.occ_ctas_min"] or 0) then
+      dur = kb(65536 - (st["gpu.sur_regs"] or 0) - tonumber(lim) * (st["gpu.occ_cta_regs"] or 0))
+    end
+    miss, c2r, share, sur, n = miss + mr, c2r + r2, share + sh, sur + s, n + 1
+    sur_lo, sur_hi = math.min(sur_lo, s), math.max(sur_hi, s)
+    if sh > 0.7 then over70 = over70 + 1 end
+    if dur and dur > 0 then
+      dur_n, dur_sum, dur_lo, dur_hi = dur_n + 1, dur_sum + dur, math.min(dur_lo, dur), math.max(dur_hi, dur)
+    end
+    if cls == pc then agree = agree + 1 end
+    l[#l + 1] = string.format("  %-4s %-11s  %6.3f  %-11s  %5.1f %%  %5.1f %%  %5.1f %%  %6.1f (%.0f-%.0f)  %s  %-4s  %s%s",
+                              w, pc, sp, cls, 100 * mr, 100 * r2, 100 * sh, s, smin, smax,
+                              speak and string.format("%6.1f", speak) or "     -", lim,
+                              dur and string.format("%6.1f", dur) or "     -", cls == pc and "" or "  (differs)")
+    csv[#csv + 1] = string.format("%s,%s,%.6g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%s,%s", w, pc, sp, cls, mr, r2, sh,
+                                  s, smin, smax, speak and string.format("%.6g", speak) or "", lim,
+                                  dur and string.format("%.6g", dur) or "")
+  end
+  if n > 0 then
+    l[#l + 1] = string.format("  mean miss ratio %.1f %% (paper 66.6 %%), of which 2C %.1f %% (paper 44.6 %%): 2C = "
+      .. "%.1f %% of misses (paper 67.0 %%; mean of the apps' shares %.1f %%), apps with > 70 %% 2C %d of %d "
+      .. "(paper 11 of 20)", 100 * miss / n, 100 * c2r / n, miss > 0 and 100 * c2r / miss or 0, 100 * share / n,
+      over70, n)
+    l[#l + 1] = string.format("  SUR at maximum occupancy %.0f-%.0f KB, mean %.1f KB (paper 4-144, 87.1 KB); "
+      .. "DUR under Best-SWL in %d of %d apps, %s KB, mean %s KB (paper 13 of 20, 27-173, 58.7 KB); class as the "
+      .. "paper's in %d of %d apps", sur_lo, sur_hi, sur / n, dur_n, n,
+      dur_n > 0 and string.format("%.0f-%.0f", dur_lo, dur_hi) or "-",
+      dur_n > 0 and string.format("%.1f", dur_sum / dur_n) or "-", agree, n)
+  end
+  print(table.concat(l, "\n"))
+  local f = assert(io.open(out .. "/motivation_table.csv", "w"))
+  f:write(table.concat(csv, "\n"), "\n")
+  f:close()
+  print("csv:  " .. out .. "/motivation_table.csv")
+end
+if motiv_only then
+  derived({}, true) -- Best-SWL's limit per app
+  print(string.format("Linebacker motivation table, %s (size %s), experiments/configs/linebacker.yaml", mode, size))
+  motivation_table()
+  return
 end
 
 local fig11 = X.normalize(derived({ "Victim Caching", "SVC", "Throttling+SVC" }, true), "Best-SWL")
@@ -338,35 +419,4 @@ do
   print()
 end
 
--- The motivation table (§2): per app, the baseline's speed-up at 192 KB over 48 KB (cache-sensitive above 1.30),
--- the L1D miss ratio at 48 KB, and the statically unused registers (SUR) beside Table 2's class
-local paper_sensitive = { S2 = true, GE = true, BI = true, KM = true, AT = true, S1 = true, MV = true, CF = true,
-                          PF = true }
-do
-  local l = { "Motivation: app  paper class  192KB/48KB  class  L1D miss ratio  SUR (KB)" }
-  local miss, sur, n, agree = 0, 0, 0, 0
-  local csv = { "workload,paper_class,speedup_192k,class,l1d_miss_ratio,sur_kb" }
-  for _, w in ipairs(res.workloads) do
-    local b, b192, svc = row(w, "Baseline"), row(w, "Baseline@192K"), row(w, "SVC")
-    local sp = (b and b192 and b.value and b.value > 0 and b192.value) and b192.value / b.value or 0
-    local cls = sp > 1.3 and "sensitive" or "insensitive"
-    local pc = paper_sensitive[w] and "sensitive" or "insensitive"
-    local mr = b and b.stats and b.stats["l1d.miss_rate"] or 0
-    local peak = svc and svc.stats and svc.stats["policy.bundle.peak_reg_bytes"] or 0
-    local s = (256 * 1024 - peak) / 1024
-    miss, sur, n = miss + mr, sur + s, n + 1
-    if cls == pc then agree = agree + 1 end
-    l[#l + 1] = string.format("  %-4s %-11s  %6.3f  %-11s  %5.1f %%  %6.1f%s", w, pc, sp, cls, 100 * mr, s,
-                              cls == pc and "" or "  (differs)")
-    csv[#csv + 1] = string.format("%s,%s,%.6g,%s,%.6g,%.6g", w, pc, sp, cls, mr, s)
-  end
-  if n > 0 then
-    l[#l + 1] = string.format("  mean miss ratio %.1f %% (paper 66.6 %%), mean SUR %.1f KB (paper 87.1 KB, 4-144), "
-      .. "class as the paper's in %d of %d apps", 100 * miss / n, sur / n, agree, n)
-  end
-  print(table.concat(l, "\n"))
-  local f = assert(io.open(out .. "/motivation_table.csv", "w"))
-  f:write(table.concat(csv, "\n"), "\n")
-  f:close()
-  print("csv:  " .. out .. "/motivation_table.csv")
-end
+motivation_table()
