@@ -236,7 +236,7 @@ local extra = { "l1d.miss_rate", "l1d.victim_hits", "l1d.accesses", "l1d.bypasse
                 "policy.bundle.rf_bank_conflicts", "policy.bundle.rf_cache_accesses",
                 "policy.bundle.rf_cache_conflicts", "policy.bundle.rf_cache_wait",
                 "l1d.hits",
-                "l1d.misses", "dram.reads", "dram.writes" }
+                "l1d.misses", "dram.reads", "dram.writes", "l1d.miss_cold", "l1d.miss_2c", "gpu.sur_regs" }
 
 print(string.format("Linebacker reproduction, %s (size %s, %d-cycle windows), experiments/configs/linebacker.yaml",
                     mode, size, window))
