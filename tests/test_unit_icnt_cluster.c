@@ -147,12 +147,48 @@ static void test_reply_queue_holds_lookups(void **st)
     assert_int_equal(o.reply_full, 0);
 }
 
+/* ---- fast-forward with both on ---- */
+
+/* 2MM (small) on the OAWS machine, whose shared ports and bounded reply queue make slices and SMs wait on each
+ * other: the same stats with fast-forward on and off (the engine's effort aside), and the reply queue did hold the
+ * L2 (the case is not vacuous). */
+static void run_2mm(const char *ff, struct mw_stat_list *l)
+{
+    struct mw_config c;
+    struct mw_err e;
+    mw_config_defaults(&c);
+    if (mw_config_load_file(&c, "experiments/configs/oaws.yaml", &e)) fail_msg("config: %s", e.msg);
+    assert_int_equal(c.icnt.sms_per_cluster, 2);
+    assert_int_equal(c.l2.reply_queue, 8);
+    if (mw_config_set(&c, ff, &e)) fail_msg("%s: %s", ff, e.msg);
+    struct mw_workload w;
+    assert_int_equal(mw_workload_open_builtin(&w, "polybench.2mm", "small", 1, &e), 0);
+    struct mw_sim *s = sr_sim(&c, &w);
+    sr_run(s, 0, "polybench.2mm small");
+    sr_stats(s, l);
+    mw_sim_destroy(s);
+}
+
+static void test_fast_forward_same(void **st)
+{
+    (void)st;
+    struct mw_stat_list on, off;
+    run_2mm("sim.fast_forward=true", &on);
+    run_2mm("sim.fast_forward=false", &off);
+    sr_same_stats(&on, &off, "2mm small, fast-forward on / off");
+    assert_true(sr_stat(&on, "l2.reply_full") > 0);
+    assert_true(sr_stat(&on, "sm.ldst_stall_miss_queue") > 0);
+    mw_stat_list_fini(&on);
+    mw_stat_list_fini(&off);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cluster_shares_injection),
         cmocka_unit_test(test_cluster_shares_ejection),
         cmocka_unit_test(test_reply_queue_holds_lookups),
+        cmocka_unit_test(test_fast_forward_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
