@@ -10,13 +10,17 @@ lanes, the pattern of lane addresses (the most frequent of: one address for ever
 gather) and the requests the coalescer makes of it in line mode with 128 B lines (engine/coalescer.c: one per
 128 B line touched, 32 B units for 1-byte elements; a request is 32 or 64 B when its sectors lie in one aligned
 32 B or 64 B block, else 128 B). The last lines give, over the loads, the requests by size and the fine-grain
-ratio (32 B and 64 B requests over all) that DyCache's monitor would see with every load reaching L1D.
+ratio (32 B and 64 B requests over all) that DyCache's monitor would see with every load reaching L1D. Per kernel,
+the 128 B lines its loads touch, counted once per CTA, once per SM (CTA i on SM i mod 15) and once per launch,
+over its load requests: the miss rate of an L1D of unbounded capacity that kept the lines of one CTA only, of
+one SM's CTAs, and of one L1D shared by the whole launch (the compulsory misses), every launch starting empty.
 """
 import collections
 import os
 import sys
 
 LINE, SECTOR = 128, 32
+SMS = 15  # gtx480.yaml: CTA i counted on SM i mod 15 (the first round of the engine's dispatch)
 MEM_OPS = ("LDG", "STG", "ATOMG", "LDL", "STL")
 
 
@@ -79,12 +83,23 @@ def main():
     with open(os.path.join(d, "kernelslist.g")) as f:
         files = [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("MemcpyHtoD")]
     stat = collections.OrderedDict()
+    # kernel: load requests, lines per CTA, lines per launch, lines per SM
+    reuse = collections.defaultdict(lambda: [0, 0, 0, 0])
     for fn in files:
         kname = "?"
+        launch_lines, cta_lines = set(), set()
+        per_sm = [set() for _ in range(SMS)]
+        sm_lines, ncta = per_sm[0], 0
         with open(os.path.join(d, fn)) as f:
             for ln in f:
                 if ln.startswith("-kernel name"):
                     kname = ln.split("=", 1)[1].strip()
+                    continue
+                if ln.startswith("thread block"):
+                    reuse[kname][1] += len(cta_lines)
+                    cta_lines = set()
+                    sm_lines = per_sm[ncta % SMS]
+                    ncta += 1
                     continue
                 t = ln.split()
                 # PC mask dest_num [dests] opcode src_num [srcs] width compress addrs...
@@ -110,6 +125,15 @@ def main():
                 s["pat"][pattern(lanes, addrs, width)] += 1
                 for z in requests(addrs, width):
                     s["req"][z] += 1
+                if op.startswith(("LDG", "LDL")):
+                    lines = {a // LINE for a in addrs} | {(a + width - 1) // LINE for a in addrs}
+                    launch_lines |= lines
+                    cta_lines |= lines
+                    sm_lines |= lines
+                    reuse[kname][0] += len(requests(addrs, width))
+        reuse[kname][1] += len(cta_lines)
+        reuse[kname][2] += len(launch_lines)
+        reuse[kname][3] += sum(len(x) for x in per_sm)
     print("%-26s %-5s %-8s %5s %9s %6s  %-30s %8s  %s" % ("kernel", "pc", "op", "width", "warp-insts", "lanes",
                                                         "pattern (share)", "req/inst", "32/64/128 B"))
     tot = collections.Counter()
@@ -121,6 +145,10 @@ def main():
             s["req"][32], s["req"][64], s["req"][128]))
         if op.startswith(("LDG", "LDL")):
             tot += s["req"]
+    for k, (nreq, cta, launch, sm) in reuse.items():
+        if nreq:
+            print("%s: %d load requests; distinct 128 B lines / requests: per CTA %.3f, per SM %.3f, per launch %.3f" % (
+                k, nreq, cta / nreq, sm / nreq, launch / nreq))
     n = sum(tot.values())
     print("load requests: %d (32 B %d, 64 B %d, 128 B %d); fine-grain ratio %.3f" % (
         n, tot[32], tot[64], tot[128], (tot[32] + tot[64]) / n if n else 0.0))
