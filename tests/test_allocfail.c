@@ -212,7 +212,9 @@ static void test_config(void **state)
     assert_true(n > 10); /* libyaml's parser, tokens and nodes: the failures above covered each of them */
     n = each_failure(op_config, "experiments/configs/linebacker.yaml", "loading linebacker.yaml");
     assert_true(n > 10);
-    assert_true(yaml_stack_leaks <= 2); /* libyaml's own (above): at most once per file, where a node push grows */
+    /* libyaml's own (above): only where a mapping's push meets a growth of the document's node stack, which doubles,
+     * so a few times per file at most (each file: its 107th allocation and one near its 1,400th) */
+    assert_true(yaml_stack_leaks <= 4);
 }
 
 static void test_trace(void **state)
