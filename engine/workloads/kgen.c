@@ -10,6 +10,7 @@ struct gen_warp {
     int idx;
     int64_t iter, iters;
     uint32_t mask;  /* lanes that exist and pass the guard */
+    bool row;       /* the 32 threads are consecutive in one row of the block (lane_affine applies) */
     struct mw_tctx t[MW_WARP_SIZE];
     void *scratch;
 };
@@ -18,6 +19,8 @@ struct gen_cta {
     uint32_t cta, nwarps;
     struct gen_warp *w;
 };
+
+bool mw_kgen_per_lane;
 
 struct gen {
     struct mw_kgen_program p;
@@ -73,6 +76,10 @@ static int cta_open(struct mw_workload *w, uint32_t cta, void **state, struct mw
             if (wi * MW_WARP_SIZE + l < threads && (!kk->guard || kk->guard(&gw->t[l], 0, kk->data)))
                 gw->mask |= 1u << l;
         }
+        gw->row = kk->lane_affine && !mw_kgen_per_lane;
+        for (uint32_t l = 1; l < MW_WARP_SIZE; l++)
+            gw->row &= gw->t[l].tid[0] == gw->t[0].tid[0] + l && gw->t[l].tid[1] == gw->t[0].tid[1] &&
+                       gw->t[l].tid[2] == gw->t[0].tid[2] && gw->t[l].gtid == gw->t[0].gtid + l;
         gw->iters = kk->iters_fn ? kk->iters_fn(&gw->t[0], kk->data) : kk->iters;
         if (kk->scratch_bytes) {
             gw->scratch = calloc(1, kk->scratch_bytes);
@@ -111,9 +118,14 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
     out->nsrc = ti->nsrc;
     memcpy(out->dst, ti->dst, sizeof ti->dst);
     memcpy(out->src, ti->src, sizeof ti->src);
-    if (ti->addr)
-        for (int l = 0; l < MW_WARP_SIZE; l++)
-            out->addr[l] = (mask >> l & 1u) ? ti->addr(&gw->t[l], gw->iter, kk->data) : 0;
+    if (!ti->addr) return true;
+    if (gw->row) {
+        uint64_t a = ti->addr(&gw->t[0], gw->iter, kk->data), s = ti->addr(&gw->t[1], gw->iter, kk->data) - a;
+        mw_kgen_fill_affine(out->addr, mask, a, s);
+        return true;
+    }
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        out->addr[l] = (mask >> l & 1u) ? ti->addr(&gw->t[l], gw->iter, kk->data) : 0;
     return true;
 }
 
