@@ -77,7 +77,7 @@ static int cta_open(struct mw_workload *w, uint32_t cta, void **state, struct mw
                 gw->mask |= 1u << l;
         }
         gw->row = kk->lane_affine && !mw_kgen_per_lane;
-        for (uint32_t l = 1; l < MW_WARP_SIZE; l++)
+        for (uint32_t l = 1; l < MW_WARP_SIZE && gw->row; l++)
             gw->row &= gw->t[l].tid[0] == gw->t[0].tid[0] + l && gw->t[l].tid[1] == gw->t[0].tid[1] &&
                        gw->t[l].tid[2] == gw->t[0].tid[2] && gw->t[l].gtid == gw->t[0].gtid + l;
         gw->iters = kk->iters_fn ? kk->iters_fn(&gw->t[0], kk->data) : kk->iters;
