@@ -76,10 +76,7 @@ static int cta_open(struct mw_workload *w, uint32_t cta, void **state, struct mw
             if (wi * MW_WARP_SIZE + l < threads && (!kk->guard || kk->guard(&gw->t[l], 0, kk->data)))
                 gw->mask |= 1u << l;
         }
-        gw->row = kk->lane_affine && !mw_kgen_per_lane;
-        for (uint32_t l = 1; l < MW_WARP_SIZE && gw->row; l++)
-            gw->row &= gw->t[l].tid[0] == gw->t[0].tid[0] + l && gw->t[l].tid[1] == gw->t[0].tid[1] &&
-                       gw->t[l].tid[2] == gw->t[0].tid[2] && gw->t[l].gtid == gw->t[0].gtid + l;
+        gw->row = kk->lane_affine && !kk->custom && !mw_kgen_per_lane && mw_kgen_warp_in_row(wi, kk->k.block[0]);
         gw->iters = kk->iters_fn ? kk->iters_fn(&gw->t[0], kk->data) : kk->iters;
         if (kk->scratch_bytes) {
             gw->scratch = calloc(1, kk->scratch_bytes);

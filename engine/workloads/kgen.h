@@ -58,8 +58,8 @@ struct mw_kgen_kernel {
      * densely from 0 in the compiled code's order. An instruction at or past the EXIT (a custom kernel that did
      * not declare its size) is an error. */
     uint32_t ninsts;
-    /* true: every template's address function is affine in the lane, that is a sum of terms each of which is a
-     * warp-uniform value (grid and block sizes, ctaid, tid.y, tid.z, the loop counter, launch data) or such a
+    /* true: every template's address function (and for a kloop program, every op's) is affine in the lane, that is a sum of terms each of which is a
+     * warp-uniform value (grid and block sizes, ctaid, tid.y, tid.z, the loop counters, launch data) or such a
      * value times one of tid.x, lane, gtid, in wrapping uint64_t arithmetic (no division, modulo, comparison,
      * narrowing cast or array lookup on those three). In a warp whose 32 threads lie in one row of the block
      * (tid.x running up by one), kgen then computes the lanes' addresses as a0 + l * (a1 - a0) from lanes 0 and 1
@@ -89,6 +89,13 @@ struct mw_kgen_kernel *mw_kgen_append(struct mw_kgen_program *p);
 
 /* Fill the CUDA indices of thread `lane` of warp `warp` of CTA `cta` (linear id). */
 void mw_kgen_thread(const struct mw_kernel *k, uint32_t cta, uint32_t warp, uint32_t lane, struct mw_tctx *t);
+
+/* Whether warp `warp`'s 32 threads lie in one row of a block `bx` threads wide (tid.x, gtid and lane then run up by
+ * one across the lanes, tid.y and tid.z are the same): where lane_affine applies. */
+static inline bool mw_kgen_warp_in_row(uint32_t warp, uint32_t bx)
+{
+    return bx && (uint64_t)warp * MW_WARP_SIZE % bx + MW_WARP_SIZE - 1 < bx;
+}
 
 /* The lane addresses of an access affine in the lane: a + l * s for the lanes in mask, 0 for the others. */
 static inline void mw_kgen_fill_affine(uint64_t *addr, uint32_t mask, uint64_t a, uint64_t s)
