@@ -87,11 +87,13 @@ static void test_hand_built(void **state)
     assert_int_equal(loads(&w, 0, in), 2);
     for (int it = 0; it < 2; it++) {
         assert_int_equal(in[it].mask, 0xffffffffu);
+        assert_int_equal(in[it].lane_affine, 1); /* every lane, from lanes 0 and 1: marked for the coalescer */
         for (int l = 0; l < 32; l++) assert_int_equal(in[it].addr[l], 0x1000 + 8 * l + 0x100 * it);
     }
     assert_int_equal(loads(&w, 1, in), 2);
     for (int it = 0; it < 2; it++) {
         assert_int_equal(in[it].mask, 0xffu);
+        assert_int_equal(in[it].lane_affine, 0); /* not every lane */
         for (int l = 0; l < 32; l++) assert_int_equal(in[it].addr[l], l < 8 ? 0x1100 + 8 * l + 0x100 * it : 0);
     }
 
@@ -110,6 +112,7 @@ static void test_hand_built(void **state)
     assert_int_equal(loads(&w, 0, in), 2);
     for (int it = 0; it < 2; it++) {
         assert_int_equal(in[it].mask, 0xffffffffu);
+        assert_int_equal(in[it].lane_affine, 0); /* per lane */
         for (int l = 0; l < 32; l++) assert_int_equal(in[it].addr[l], l < 16 ? 4 * l : 0x1000 + 4 * (l - 16));
     }
     assert_int_equal(w.ops->next_kernel(&w, &k, &e), 0);
@@ -118,7 +121,7 @@ static void test_hand_built(void **state)
 
 /* FNV-1a over every field of every instruction of a workload (all kernels, CTAs, warps), and the count. */
 struct digest {
-    uint64_t h, n, mem;
+    uint64_t h, n, mem, affine; /* affine: instructions marked lane_affine */
 };
 static void mix(struct digest *d, const void *p, size_t n)
 {
@@ -127,7 +130,7 @@ static void mix(struct digest *d, const void *p, size_t n)
 }
 static struct digest walk_all(const char *name, const char *size)
 {
-    struct digest d = {0xcbf29ce484222325ull, 0, 0};
+    struct digest d = {0xcbf29ce484222325ull, 0, 0, 0};
     struct mw_workload w;
     struct mw_err e = {0};
     assert_int_equal(mw_workload_open_builtin(&w, name, size, 1, &e), 0);
@@ -146,6 +149,12 @@ static struct digest walk_all(const char *name, const char *size)
                     mix(&d, &in.op, 5); /* op, width, flags, ndst, nsrc */
                     mix(&d, in.dst, sizeof in.dst[0] * in.ndst);
                     mix(&d, in.src, sizeof in.src[0] * in.nsrc);
+                    if (in.lane_affine) { /* the promise the coalescer relies on */
+                        assert_int_equal(in.mask, 0xffffffffu);
+                        for (int l = 0; l < MW_WARP_SIZE; l++)
+                            assert_int_equal(in.addr[l], in.addr[0] + (uint64_t)l * (in.addr[1] - in.addr[0]));
+                        d.affine++;
+                    }
                     if (mw_op_is_global_mem(in.op)) {
                         for (int l = 0; l < MW_WARP_SIZE; l++)
                             if (in.mask >> l & 1u) mix(&d, &in.addr[l], sizeof in.addr[l]);
@@ -196,6 +205,7 @@ static void test_declared_small(void **state)
     static const char *const names[] = {"polybench.atax", "polybench.gemm", "polybench.syr2k", "polybench.2dconv",
                                         "polybench.3dconv", "polybench.fdtd2d", "rodinia.gaussian", "rodinia.lud",
                                         "sdk.transpose"};
+    int marked = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         mw_kgen_per_lane = false;
         struct digest fast = walk_all(names[i], "small");
@@ -203,8 +213,11 @@ static void test_declared_small(void **state)
         struct digest ref = walk_all(names[i], "small");
         mw_kgen_per_lane = false;
         assert_true(fast.mem > 0);
+        assert_int_equal(ref.affine, 0); /* per lane: never marked */
+        marked += fast.affine > 0;
         if (fast.h != ref.h || fast.n != ref.n) fail_msg("%s: instructions differ from the per-lane reference", names[i]);
     }
+    assert_true(marked >= 7); /* full warps marked for the coalescer (LUD and Gaussian may have none) */
 }
 
 int main(void)

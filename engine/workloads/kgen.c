@@ -111,6 +111,7 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
     out->op = ti->op;
     out->width = ti->width;
     out->flags = 0;
+    out->lane_affine = 0;
     out->ndst = ti->ndst;
     out->nsrc = ti->nsrc;
     memcpy(out->dst, ti->dst, sizeof ti->dst);
@@ -119,6 +120,7 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
     if (gw->row) {
         uint64_t a = ti->addr(&gw->t[0], gw->iter, kk->data), s = ti->addr(&gw->t[1], gw->iter, kk->data) - a;
         mw_kgen_fill_affine(out->addr, mask, a, s);
+        out->lane_affine = mask == 0xffffffffu;
         return true;
     }
     for (int l = 0; l < MW_WARP_SIZE; l++)

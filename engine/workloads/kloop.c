@@ -79,6 +79,7 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
             if (op->addr && w->row) {
                 uint64_t a = op->addr(&w->t[0], w->lc, h), st = op->addr(&w->t[1], w->lc, h) - a;
                 mw_kgen_fill_affine(o->addr, m, a, st);
+                o->lane_affine = m == 0xffffffffu;
             } else if (op->addr)
                 for (int l = 0; l < MW_WARP_SIZE; l++)
                     o->addr[l] = (m >> l & 1u) ? op->addr(&w->t[l], w->lc, h) : 0;
