@@ -124,23 +124,86 @@ static inline int sr_prog_next(const struct mw_kgen_kernel *k, const struct mw_t
 
 static inline void sr_no_free(void *p) { (void)p; }
 
-/* Open p as a workload; p must outlive the simulation. */
-static inline void sr_prog_workload(struct mw_workload *w, const struct sr_prog *p)
+/* One CTA of `nwarps` full warps whose instructions come from `next` (data = the program); `ninsts` = the
+ * longest warp's length (the EXIT follows). The program must outlive the simulation. */
+static inline void sr_custom_workload(struct mw_workload *w, const char *name, int nwarps, uint32_t ninsts,
+                                      int (*next)(const struct mw_kgen_kernel *, const struct mw_tctx *, uint32_t,
+                                                  void *, struct mw_inst *, struct mw_err *),
+                                      const void *data)
 {
     struct mw_kgen_kernel *k = calloc(1, sizeof *k);
     assert_non_null(k);
-    snprintf(k->k.name, sizeof k->k.name, "sr_prog");
+    snprintf(k->k.name, sizeof k->k.name, "%s", name);
     k->k.grid[0] = k->k.grid[1] = k->k.grid[2] = 1;
-    k->k.block[0] = (uint32_t)(p->nwarps * MW_WARP_SIZE), k->k.block[1] = k->k.block[2] = 1;
+    k->k.block[0] = (uint32_t)(nwarps * MW_WARP_SIZE), k->k.block[1] = k->k.block[2] = 1;
     k->k.nregs = 16;
-    k->custom = sr_prog_next;
-    for (int i = 0; i < p->nwarps; i++) /* warp i's instruction j at PC 16 j, the EXIT after the longest */
-        if ((uint32_t)p->len[i] > k->ninsts) k->ninsts = (uint32_t)p->len[i];
+    k->custom = next;
+    k->ninsts = ninsts;
     k->scratch_bytes = sizeof(int);
-    k->data = p;
+    k->data = data;
     struct mw_kgen_program prog = {.kernels = k, .nkernels = 1, .owned = NULL, .free_owned = sr_no_free};
     struct mw_err e;
-    if (mw_kgen_workload(w, "sr_prog", &prog, &e)) fail_msg("workload: %s", e.msg);
+    if (mw_kgen_workload(w, name, &prog, &e)) fail_msg("workload: %s", e.msg);
+}
+
+static inline uint32_t sr_longest(const int *len, int nwarps)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < nwarps; i++) /* warp i's instruction j at PC 16 j, the EXIT after the longest */
+        if ((uint32_t)len[i] > n) n = (uint32_t)len[i];
+    return n;
+}
+
+/* Open p as a workload; p must outlive the simulation. */
+static inline void sr_prog_workload(struct mw_workload *w, const struct sr_prog *p)
+{
+    sr_custom_workload(w, "sr_prog", p->nwarps, sr_longest(p->len, p->nwarps), sr_prog_next, p);
+}
+
+/* ---- a strided program per warp ---------------------------------------------------------------------------
+ * As sr_prog, but lane l of a memory instruction accesses addr + stride * (l % lines) + 4 * (l / lines):
+ * `lines` distinct 128 B lines when stride is 128 or more (stride 4, lines 32: one line). */
+#define SR_SMAXW 16
+struct sr_sinst {
+    uint8_t op, dst, src0;
+    uint64_t addr, stride;
+    int lines;
+};
+struct sr_sprog {
+    int nwarps;
+    const struct sr_sinst *warp[SR_SMAXW];
+    int len[SR_SMAXW];
+};
+
+static inline int sr_sprog_next(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask,
+                                void *scratch, struct mw_inst *out, struct mw_err *e)
+{
+    (void)e;
+    const struct sr_sprog *p = k->data;
+    int *pos = scratch;
+    uint32_t w = lane0->warp;
+    if (*pos >= p->len[w]) return 0;
+    const struct sr_sinst *a = &p->warp[w][*pos];
+    memset(out, 0, sizeof *out);
+    out->pc = (uint64_t)*pos * 16;
+    out->mask = mask;
+    out->op = a->op;
+    if (a->dst) out->dst[out->ndst++] = a->dst;
+    out->src[out->nsrc++] = a->src0;
+    if (mw_op_is_mem(a->op)) {
+        out->width = 4;
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (mask >> l & 1u)
+                out->addr[l] = a->addr + a->stride * (uint64_t)(l % a->lines) + 4u * (uint64_t)(l / a->lines);
+    }
+    ++*pos;
+    return 1;
+}
+
+/* Open p as a workload named `name`; p must outlive the simulation. */
+static inline void sr_sprog_workload(struct mw_workload *w, const struct sr_sprog *p, const char *name)
+{
+    sr_custom_workload(w, name, p->nwarps, sr_longest(p->len, p->nwarps), sr_sprog_next, p);
 }
 
 /* ---- a spy on a warp scheduler ----------------------------------------------------------------------------

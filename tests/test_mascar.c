@@ -10,43 +10,6 @@
 
 #define OAWS_CFG "experiments/configs/oaws.yaml"
 
-/* ---- a program per warp: lane l of a memory instruction accesses addr + stride * (l % lines) + 4 * (l / lines) */
-struct mq_inst {
-    uint8_t op, dst, src0;
-    uint64_t addr, stride;
-    int lines;
-};
-struct mq_prog {
-    int nwarps;
-    const struct mq_inst *warp[4];
-    int len[4];
-};
-
-static int mq_next(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask, void *scratch,
-                   struct mw_inst *out, struct mw_err *e)
-{
-    (void)e;
-    const struct mq_prog *p = k->data;
-    int *pos = scratch;
-    uint32_t w = lane0->warp;
-    if (*pos >= p->len[w]) return 0;
-    const struct mq_inst *a = &p->warp[w][*pos];
-    memset(out, 0, sizeof *out);
-    out->pc = (uint64_t)*pos * 16;
-    out->mask = mask;
-    out->op = a->op;
-    if (a->dst) out->dst[out->ndst++] = a->dst;
-    out->src[out->nsrc++] = a->src0;
-    if (mw_op_is_mem(a->op)) {
-        out->width = 4;
-        for (int l = 0; l < MW_WARP_SIZE; l++)
-            if (mask >> l & 1u)
-                out->addr[l] = a->addr + a->stride * (uint64_t)(l % a->lines) + 4u * (uint64_t)(l / a->lines);
-    }
-    ++*pos;
-    return 1;
-}
-
 /* ---- an L1D event log: a bypass policy without a decide hook (it consults nothing, so the LD/ST unit parks and
  * replays exactly as without it) that only listens */
 struct mq_ev {
@@ -84,7 +47,7 @@ static const struct mw_ldst_sched_ops rexq_ops = {
 #define LN_H 0x100000u
 #define LN_A 0x200000u
 #define LN_B 0x300000u
-static const struct mq_inst w0[] = {
+static const struct sr_sinst w0[] = {
     {MW_OP_LD_GLOBAL, 1, 0, LN_H, 4, 32},   /* H: 1 line, 1 MSHR; data back before the barrier */
     {MW_OP_ALU, 2, 1, 0, 0, 1},             /* waits for H */
     {MW_OP_BARRIER, 0, 0, 0, 0, 1},
@@ -92,28 +55,28 @@ static const struct mq_inst w0[] = {
     {MW_OP_LD_GLOBAL, 4, 0, LN_B, 128, 4},  /* B0 takes the last MSHR, B1-B3 cannot */
     {MW_OP_ALU, 5, 4, 0, 0, 1},
 };
-static const struct mq_inst w1[] = {
+static const struct sr_sinst w1[] = {
     {MW_OP_BARRIER, 0, 0, 0, 0, 1},
     {MW_OP_ALU, 6, 0, 0, 0, 1},
     {MW_OP_ALU, 7, 6, 0, 0, 1},
     {MW_OP_LD_GLOBAL, 8, 0, LN_H, 4, 32},   /* H again: a hit */
     {MW_OP_ALU, 9, 8, 0, 0, 1},
 };
-static const struct mq_prog prog = {.nwarps = 2, .warp = {w0, w1}, .len = {6, 5}};
+static const struct sr_sprog prog = {.nwarps = 2, .warp = {w0, w1}, .len = {6, 5}};
 /* The same, but warp 0 loads C0..C3 (four more lines) right after B: an instruction of a warp whose other
  * instruction has accesses in the queue may not park (one instruction per warp in the queue). */
 #define LN_C 0x400000u
-static const struct mq_inst w0c[] = {
+static const struct sr_sinst w0c[] = {
     {MW_OP_LD_GLOBAL, 1, 0, LN_H, 4, 32},  {MW_OP_ALU, 2, 1, 0, 0, 1},
     {MW_OP_BARRIER, 0, 0, 0, 0, 1},        {MW_OP_LD_GLOBAL, 3, 0, LN_A, 4, 32},
     {MW_OP_LD_GLOBAL, 4, 0, LN_B, 128, 4}, {MW_OP_LD_GLOBAL, 10, 0, LN_C, 128, 4},
     {MW_OP_ALU, 5, 4, 0, 0, 1},
 };
-static const struct mq_prog prog_c = {.nwarps = 2, .warp = {w0c, w1}, .len = {7, 5}};
+static const struct sr_sprog prog_c = {.nwarps = 2, .warp = {w0c, w1}, .len = {7, 5}};
 
 /* Run `pr` on one SM of the OAWS machine with 2 MSHRs; the LD/ST unit is the test's one with a queue of `cap`
  * accesses, or, with `mascar` set, the MASCAR bundle with those parameters. */
-static void mq_sim(const struct mq_prog *pr, int cap, const char *const *mascar, int nm, struct mw_stat_list *l)
+static void mq_sim(const struct sr_sprog *pr, int cap, const char *const *mascar, int nm, struct mw_stat_list *l)
 {
     const char *sets[8] = {"gpu.n_sms=1", "l1d.mshr_entries=2"};
     int ns = 2;
@@ -127,19 +90,8 @@ static void mq_sim(const struct mq_prog *pr, int cap, const char *const *mascar,
     if (mw_config_load_file(&c, OAWS_CFG, &e)) fail_msg("config: %s", e.msg);
     for (int i = 0; i < ns; i++)
         if (mw_config_set(&c, sets[i], &e)) fail_msg("%s: %s", sets[i], e.msg);
-    struct mw_kgen_kernel *k = calloc(1, sizeof *k);
-    assert_non_null(k);
-    snprintf(k->k.name, sizeof k->k.name, "mq_prog");
-    k->k.grid[0] = k->k.grid[1] = k->k.grid[2] = 1;
-    k->k.block[0] = (uint32_t)(pr->nwarps * MW_WARP_SIZE), k->k.block[1] = k->k.block[2] = 1;
-    k->k.nregs = 16;
-    k->custom = mq_next;
-    k->ninsts = (uint32_t)(pr->len[0] > pr->len[1] ? pr->len[0] : pr->len[1]);
-    k->scratch_bytes = sizeof(int);
-    k->data = pr;
-    struct mw_kgen_program kp = {.kernels = k, .nkernels = 1, .owned = NULL, .free_owned = sr_no_free};
     struct mw_workload w;
-    if (mw_kgen_workload(&w, "mq_prog", &kp, &e)) fail_msg("workload: %s", e.msg);
+    sr_sprog_workload(&w, pr, "mq_prog");
     struct mw_sim *s = sr_sim(&c, &w);
     rexq_cap = cap;
     if (!mascar && mw_sim_set_policy(s, MW_PT_LDST_SCHED, &rexq_ops.base, NULL, NULL, 0, &e)) fail_msg("%s", e.msg);

@@ -10,46 +10,7 @@
 
 #define OAWS_CFG "experiments/configs/oaws.yaml"
 
-/* A program per warp as tests/simrun.h's sr_prog, but a memory instruction's lane l accesses
- * addr + stride * (l % lines) + 4 * (l / lines): `lines` distinct 128 B lines when stride is 128 or more. */
-struct ag_inst {
-    uint8_t op, dst, src0;
-    uint64_t addr, stride;
-    int lines;
-};
-#define AG_MAXW 16
-struct ag_prog {
-    int nwarps;
-    const struct ag_inst *warp[AG_MAXW];
-    int len[AG_MAXW];
-};
-
-static int ag_next(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask, void *scratch,
-                   struct mw_inst *out, struct mw_err *e)
-{
-    (void)e;
-    const struct ag_prog *p = k->data;
-    int *pos = scratch;
-    uint32_t w = lane0->warp;
-    if (*pos >= p->len[w]) return 0;
-    const struct ag_inst *a = &p->warp[w][*pos];
-    memset(out, 0, sizeof *out);
-    out->pc = (uint64_t)*pos * 16;
-    out->mask = mask;
-    out->op = a->op;
-    if (a->dst) out->dst[out->ndst++] = a->dst;
-    out->src[out->nsrc++] = a->src0;
-    if (mw_op_is_mem(a->op)) {
-        out->width = 4;
-        for (int l = 0; l < MW_WARP_SIZE; l++)
-            if (mask >> l & 1u)
-                out->addr[l] = a->addr + a->stride * (uint64_t)(l % a->lines) + 4u * (uint64_t)(l / a->lines);
-    }
-    ++*pos;
-    return 1;
-}
-
-static struct mw_sim *ag_sim(const struct ag_prog *p, const char *const *sets, int nsets)
+static struct mw_sim *ag_sim(const struct sr_sprog *p, const char *const *sets, int nsets)
 {
     struct mw_config c;
     struct mw_err e;
@@ -58,24 +19,12 @@ static struct mw_sim *ag_sim(const struct ag_prog *p, const char *const *sets, i
     if (mw_config_set(&c, "gpu.n_sms=1", &e)) fail_msg("%s", e.msg);
     for (int i = 0; i < nsets; i++)
         if (mw_config_set(&c, sets[i], &e)) fail_msg("--set %s: %s", sets[i], e.msg);
-    struct mw_kgen_kernel *k = calloc(1, sizeof *k);
-    assert_non_null(k);
-    snprintf(k->k.name, sizeof k->k.name, "ag_prog");
-    k->k.grid[0] = k->k.grid[1] = k->k.grid[2] = 1;
-    k->k.block[0] = (uint32_t)(p->nwarps * MW_WARP_SIZE), k->k.block[1] = k->k.block[2] = 1;
-    k->k.nregs = 16;
-    k->custom = ag_next;
-    for (int i = 0; i < p->nwarps; i++)
-        if ((uint32_t)p->len[i] > k->ninsts) k->ninsts = (uint32_t)p->len[i];
-    k->scratch_bytes = sizeof(int);
-    k->data = p;
-    struct mw_kgen_program prog = {.kernels = k, .nkernels = 1, .owned = NULL, .free_owned = sr_no_free};
     struct mw_workload w;
-    if (mw_kgen_workload(&w, "ag_prog", &prog, &e)) fail_msg("workload: %s", e.msg);
+    sr_sprog_workload(&w, p, "ag_prog");
     return sr_sim(&c, &w);
 }
 
-static void ag_run(const struct ag_prog *p, const char *const *sets, int nsets, struct mw_stat_list *l)
+static void ag_run(const struct sr_sprog *p, const char *const *sets, int nsets, struct mw_stat_list *l)
 {
     struct mw_sim *s = ag_sim(p, sets, nsets);
     sr_run(s, 10000000, "ag_prog");
@@ -91,21 +40,21 @@ static void ag_run(const struct ag_prog *p, const char *const *sets, int nsets, 
  * barrier: no warp exits, and no rank changes, before every load has allocated its entries. A coherent load
  * (1 line) by warp 15 after the barrier: by then warps may have exited, so it may land in either bin; the totals
  * are 17 loads and 289 entries. */
-static const struct ag_inst div32[] = {
+static const struct sr_sinst div32[] = {
     {MW_OP_LD_GLOBAL, 1, 0, 0, 128, 32}, {MW_OP_ALU, 2, 1, 0, 0, 1}, {MW_OP_BARRIER, 0, 0, 0, 0, 1}};
-static const struct ag_inst div4[] = {
+static const struct sr_sinst div4[] = {
     {MW_OP_LD_GLOBAL, 1, 0, 0, 128, 4}, {MW_OP_ALU, 2, 1, 0, 0, 1}, {MW_OP_BARRIER, 0, 0, 0, 0, 1}};
-static const struct ag_inst div4_then_coh[] = {{MW_OP_LD_GLOBAL, 1, 0, 0, 128, 4},
+static const struct sr_sinst div4_then_coh[] = {{MW_OP_LD_GLOBAL, 1, 0, 0, 128, 4},
                                                {MW_OP_ALU, 2, 1, 0, 0, 1},
                                                {MW_OP_BARRIER, 0, 0, 0, 0, 1},
                                                {MW_OP_LD_GLOBAL, 3, 0, 0x800000, 4, 32}};
 static void test_mshr_by_age(void **st)
 {
     (void)st;
-    static struct ag_inst prog_insts[AG_MAXW][4];
-    static struct ag_prog p = {.nwarps = 16};
+    static struct sr_sinst prog_insts[SR_SMAXW][4];
+    static struct sr_sprog p = {.nwarps = 16};
     for (int w = 0; w < 16; w++) {
-        const struct ag_inst *src = w < 8 ? div32 : w < 15 ? div4 : div4_then_coh;
+        const struct sr_sinst *src = w < 8 ? div32 : w < 15 ? div4 : div4_then_coh;
         int n = w < 15 ? 3 : 4;
         for (int i = 0; i < n; i++) {
             prog_insts[w][i] = src[i];
@@ -133,11 +82,11 @@ static void test_mshr_by_age(void **st)
  * instruction goes to L1D exactly once, so the count is the sum over instructions of (requests - 1), whatever
  * stalls come between: one warp with a 4-line load (3), a 32-line load (31), a 1-line load (0) and a store of
  * 8 lines (7) gives 3 + 31 + 0 + 7 = 41. */
-static const struct ag_inst coal[] = {{MW_OP_LD_GLOBAL, 1, 0, 0x100000, 128, 4},
+static const struct sr_sinst coal[] = {{MW_OP_LD_GLOBAL, 1, 0, 0x100000, 128, 4},
                                       {MW_OP_LD_GLOBAL, 2, 0, 0x200000, 128, 32},
                                       {MW_OP_LD_GLOBAL, 3, 0, 0x300000, 4, 32},
                                       {MW_OP_ST_GLOBAL, 0, 0, 0x400000, 128, 8}};
-static const struct ag_prog coal_prog = {1, {coal}, {4}};
+static const struct sr_sprog coal_prog = {1, {coal}, {4}};
 static void test_ldst_coal(void **st)
 {
     (void)st;
@@ -152,14 +101,14 @@ static void test_ldst_coal(void **st)
  * into a 2-slot miss queue, which the network drains more slowly than the LD/ST unit fills it (a store request
  * carries its data). Every miss-queue stall of the run is a store's, so ldst_icnt_store = ldst_stall_miss_queue > 0;
  * loading the same lines stalls on MSHRs (96 lines, 32 entries), never counted as a store's. */
-static const struct ag_inst st32[] = {{MW_OP_ST_GLOBAL, 0, 0, 0x100000, 128, 32},
+static const struct sr_sinst st32[] = {{MW_OP_ST_GLOBAL, 0, 0, 0x100000, 128, 32},
                                       {MW_OP_ST_GLOBAL, 0, 0, 0x200000, 128, 32},
                                       {MW_OP_ST_GLOBAL, 0, 0, 0x300000, 128, 32}};
-static const struct ag_inst ld32[] = {{MW_OP_LD_GLOBAL, 1, 0, 0x100000, 128, 32},
+static const struct sr_sinst ld32[] = {{MW_OP_LD_GLOBAL, 1, 0, 0x100000, 128, 32},
                                       {MW_OP_LD_GLOBAL, 2, 0, 0x200000, 128, 32},
                                       {MW_OP_LD_GLOBAL, 3, 0, 0x300000, 128, 32}};
-static const struct ag_prog st_prog = {1, {st32}, {3}};
-static const struct ag_prog ld_prog = {1, {ld32}, {3}};
+static const struct sr_sprog st_prog = {1, {st32}, {3}};
+static const struct sr_sprog ld_prog = {1, {ld32}, {3}};
 static void test_ldst_icnt_store(void **st)
 {
     (void)st;
