@@ -58,13 +58,13 @@ struct mw_kgen_kernel {
      * densely from 0 in the compiled code's order. An instruction at or past the EXIT (a custom kernel that did
      * not declare its size) is an error. */
     uint32_t ninsts;
-    /* true: every template's address function (and for a kloop program, every op's) is affine in the lane, that is a sum of terms each of which is a
-     * warp-uniform value (grid and block sizes, ctaid, tid.y, tid.z, the loop counters, launch data) or such a
-     * value times one of tid.x, lane, gtid, in wrapping uint64_t arithmetic (no division, modulo, comparison,
-     * narrowing cast or array lookup on those three). In a warp whose 32 threads lie in one row of the block
-     * (tid.x running up by one), kgen then computes the lanes' addresses as a0 + l * (a1 - a0) from lanes 0 and 1
-     * instead of calling the function per lane: the same addresses (tests/test_kgen_affine.c checks every
-     * kernel that declares it against the per-lane calls). */
+    /* true: every template's address function (for a kloop program, every op's) is affine in the lane, that is
+     * a sum of terms each of which is a warp-uniform value (grid and block sizes, ctaid, tid.y, tid.z, the loop
+     * counters, launch data) or such a value times one of tid.x, lane, gtid, in wrapping 64-bit arithmetic (no
+     * division, modulo, comparison, narrowing cast or array lookup on those three). In a warp whose 32 threads
+     * lie in one row of the block (mw_kgen_warp_in_row), kgen and kloop then compute the lanes' addresses as
+     * a0 + l * (a1 - a0) from lanes 0 and 1 instead of calling the function per lane: the same addresses
+     * (tests/test_kgen_affine.c checks every kernel that declares it against the per-lane calls). */
     bool lane_affine;
 };
 
