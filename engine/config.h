@@ -108,6 +108,8 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
     F(icnt, out_queue, INT, 16, 1, 1 << 20, "packets", "injection queue at each source port")                 \
     F(icnt, inject_flits, INT, 9, 0, 1 << 20, "flits",                                                          \
       "flits that may wait at a source to enter the network (intersim's input buffer: 9; 0 = packets only)")  \
+    F(icnt, sms_per_cluster, INT, 1, 1, 64, "SMs",                                                            \
+      "SMs sharing one crossbar port (-gpgpu_n_cores_per_cluster): one injection queue and input buffer for their requests, one ejection port for their replies") \
     F(l2, n_partitions, INT, 6, 1, 64, "partitions", "memory partitions (one DRAM channel each)")              \
     F(l2, subpartitions, INT, 2, 1, 8, "slices", "L2 slices per partition (-gpgpu_n_sub_partition_per_mchannel)") \
     F(l2, slice_bytes, INT, 65536, 1024, 1 << 28, "bytes", "L2 capacity per slice (12 x 64 KB = 768 KB)")     \
@@ -124,6 +126,8 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
     F(l2, merge_info, ENUM, MW_MINFO_INSTANT, 0, 0, MW_MINFO_CHOICES,                                          \
       "how the DRAM controller learns L2 MSHR merges: instant (the queued read's merge and age are kept "    \
       "current) or mib (Li §4.4: merge information buffers, dummy requests through the L2-to-DRAM pipe)") \
+    F(l2, reply_queue, INT, 0, 0, 4096, "requests",                                                             \
+      "replies a slice may hold for the reply network; while it holds this many its lookup pipe's head waits (GPGPU-Sim: no L2 access while the L2-to-icnt queue, -gpgpu_dram_partition_queues 4th field, is full); 0 = unbounded") \
     F(dram, latency, INT, 100, 0, 10000, "L2 cycles", "fixed delay of a request from L2 to DRAM; data returns without one (-dram_latency)") \
     F(dram, banks, INT, 16, 1, 64, "banks", "banks per channel")                                               \
     F(dram, bank_groups, INT, 1, 1, 16, "groups", "bank groups (1 = off; GTX480 nbkgrp=4)")                    \
@@ -242,13 +246,14 @@ struct mw_config {
         int chunk_victim;
     } l1d;
     struct {
-        int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits;
+        int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits, sms_per_cluster;
     } icnt;
     struct {
         int64_t n_partitions, subpartitions, slice_bytes, line_bytes, assoc, latency, mshr_entries,
             mshr_max_merge, miss_queue, input_queue, interleave_bytes;
         bool sectored;
         int merge_info;
+        int64_t reply_queue;
     } l2;
     struct {
         int64_t latency, banks, bank_groups, bus_bytes, burst_length, data_rate, tCL, tCWL, tRCD, tRCDWR, tRP,

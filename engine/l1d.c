@@ -386,10 +386,10 @@ bool mw_l1d_drain(struct mw_sim *s, struct mw_l1d *l1)
     /* stores and atomics carry their data (GPGPU-Sim: mf->size() = data + control bytes), reads only control */
     bool data = r->kind == MW_REQ_WRITE || (r->flags & MW_RQ_ATOMIC);
     int bytes = (int)s->cfg.icnt.header_bytes + (data ? (int)r->size : 0);
-    if (!mw_xbar_can_inject(s->req_net, l1->sm, bytes)) return false;
+    if (!mw_xbar_can_inject(s->req_net, mw_icnt_port(s, l1->sm), bytes)) return false;
     mw_fifo_pop(f);
     r->t_seg[0] = mw_core_stamp(s);
-    mw_xbar_inject(s->req_net, l1->sm, r, r->slice, bytes);
+    mw_xbar_inject(s->req_net, mw_icnt_port(s, l1->sm), r, r->slice, bytes);
     return true; /* one request per cycle leaves the SM */
 }
 

@@ -98,9 +98,9 @@ int mw_l1i_access(struct mw_sim *s, struct mw_l1i *c, uint64_t addr, int warp)
 
 bool mw_l1i_drain(struct mw_sim *s, struct mw_l1i *c)
 {
-    if (!c->missq.head || !mw_xbar_can_inject(s->req_net, c->sm, (int)s->cfg.icnt.header_bytes)) return false;
+    if (!c->missq.head || !mw_xbar_can_inject(s->req_net, mw_icnt_port(s, c->sm), (int)s->cfg.icnt.header_bytes)) return false;
     struct mw_req *r = mw_fifo_pop(&c->missq);
-    mw_xbar_inject(s->req_net, c->sm, r, r->slice, (int)s->cfg.icnt.header_bytes);
+    mw_xbar_inject(s->req_net, mw_icnt_port(s, c->sm), r, r->slice, (int)s->cfg.icnt.header_bytes);
     return true;
 }
 

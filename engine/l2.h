@@ -40,7 +40,8 @@
     X(fill_lat_missq, "sum over them of cycles from the miss to leaving the L2 miss queue", "core cycles", SUM) \
     X(fill_lat_to_dram, "... from the miss queue to entering the DRAM controller (dram.latency pipe, refusals)", "core cycles", SUM) \
     X(fill_lat_dram, "... in the DRAM controller (queue and service; 0 with dram.perfect)", "core cycles", SUM) \
-    X(fill_lat_from_dram, "... from the controller to the fill at the L2", "core cycles", SUM)
+    X(fill_lat_from_dram, "... from the controller to the fill at the L2", "core cycles", SUM)                \
+    X(reply_full, "L2 cycles the lookup pipe's head waited for room in the reply queue (l2.reply_queue)", "L2 cycles", SUM)
 MW_STATS_DECLARE(l2, MW_L2_STATS)
 
 struct mw_l2mshr {             /* in use while its key (mw_l2.mshr_key) holds a line */

@@ -114,7 +114,8 @@ static int build(struct mw_sim *s, struct mw_err *e)
         if (rc) return rc;
     }
     uint64_t pi = s->clk[MW_CLK_ICNT].period_fs;
-    if (mw_xbar_init(s->req_net, s->nsms, s->nslices, c, pi) || mw_xbar_init(s->reply_net, s->nslices, s->nsms, c, pi))
+    if (mw_xbar_init(s->req_net, mw_icnt_ports(s), s->nslices, c, pi) ||
+        mw_xbar_init(s->reply_net, s->nslices, mw_icnt_ports(s), c, pi))
         return mw_err_set(e, MW_ENOMEM, NULL, 0, 0, "out of memory");
     s->req_net->arrival_due = &s->l2_due;
     s->req_net->dst_wake = s->slice_wake; /* a slice's wake includes its arrival queue's head */
@@ -206,19 +207,19 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
 {
     bool busy = false;
     uint64_t now = mw_now(s);
-    /* replies, to the SMs that have one arrived (in SM order, one each) */
+    /* replies, to the ports (SMs, or clusters of SMs) that have one arrived (in port order, one each) */
     if (s->now_fs >= s->reply_due) { /* (none before: the earliest head, lowered by the network at each grant) */
         const uint64_t *arrived = s->reply_net->arrived;
         const struct mw_req_fifo *arr = s->reply_net->arrive;
         uint64_t d = MW_NEVER;
         s->reply_due = MW_NEVER;
-        for (int w = 0; w < (s->nsms + 63) >> 6; w++)
+        for (int w = 0; w < (mw_icnt_ports(s) + 63) >> 6; w++)
             for (uint64_t m = arrived[w]; m; m &= m - 1) {
                 int i = (w << 6) + __builtin_ctzll(m);
                 struct mw_req *r = mw_xbar_peek(s->reply_net, i, s->now_fs);
                 if (r) {
                     mw_xbar_pop(s->reply_net, i);
-                    mw_sm_deliver(s, &s->sms[i], r);
+                    mw_sm_deliver(s, &s->sms[r->sm], r);
                     busy = true;
                 }
                 d = mw_min_u64(d, arr[i].head_ready);

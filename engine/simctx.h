@@ -115,6 +115,13 @@ static inline uint64_t mw_code_addr_of(const struct mw_sim *s, uint64_t pc)
     return s->kern.code_base + pc;
 }
 
+/* The crossbar port of an SM: the SMs of one cluster (icnt.sms_per_cluster consecutive ids) share it. */
+static inline int mw_icnt_port(const struct mw_sim *s, int sm) { return sm / (int)s->cfg.icnt.sms_per_cluster; }
+static inline int mw_icnt_ports(const struct mw_sim *s)
+{
+    return (s->nsms + (int)s->cfg.icnt.sms_per_cluster - 1) / (int)s->cfg.icnt.sms_per_cluster;
+}
+
 /* ---- the event bus (events.c) ---- */
 void mw_emit(struct mw_sim *s, const struct mw_event *ev);
 static inline bool mw_wants(const struct mw_sim *s, int kind) { return (s->ev_mask >> kind) & 1u; }

@@ -247,8 +247,15 @@ static void test_preset_oaws(void **state)
     assert_int_equal(c->dram.queue_size, 32);
     assert_int_equal(mw_l1d_sets(c), 32);
     assert_int_equal(c->l1d.index, MW_IDX_FERMI_HASH);
+    /* GPGPU-Sim 3.2.1's crossbar and L2 (docs/papers/oaws.md, "Interconnect stalls") */
+    assert_true(c->clock.icnt_mhz == 1400.0);
+    assert_int_equal(c->icnt.sms_per_cluster, 2);
+    assert_int_equal(c->l2.subpartitions, 1);
+    assert_int_equal(c->l2.slice_bytes, 131072);
+    assert_int_equal(c->l2.reply_queue, 8);
     static const char *const changed[] = {"gpu.n_sms", "l1d.size_bytes", "l1d.assoc", "l1d.alloc", "dram.queue_size",
-                                          "l1d.index", NULL};
+                                          "l1d.index", "clock.icnt_mhz", "icnt.sms_per_cluster", "l2.subpartitions",
+                                          "l2.slice_bytes", "l2.reply_queue", NULL};
     expect_rest_default(c, changed);
     assert_string_equal(c->policy[MW_PT_WARP_SCHED].impl, "gto");
     free(c);

@@ -112,14 +112,16 @@ static const struct sr_sprog ld_prog = {1, {ld32}, {3}};
 static void test_ldst_icnt_store(void **st)
 {
     (void)st;
-    static const char *const small_q[] = {"l1d.miss_queue=2"};
+    /* a store of one 4 B lane is a 40 B packet, 2 flits: with the crossbar at the core clock one leaves every 2
+     * cycles while the unit queues one a cycle (at oaws.yaml's 1400 MHz one a cycle: no stall) */
+    static const char *const small_q[] = {"l1d.miss_queue=2", "clock.icnt_mhz=700"};
     struct mw_stat_list l;
-    ag_run(&st_prog, small_q, 1, &l);
+    ag_run(&st_prog, small_q, 2, &l);
     assert_true(sr_stat(&l, "sm.ldst_stall_miss_queue") > 0);
     assert_int_equal(sr_stat(&l, "sm.ldst_icnt_store"), sr_stat(&l, "sm.ldst_stall_miss_queue"));
     assert_int_equal(sr_stat(&l, "sm.ldst_coal"), 3 * 31);
     mw_stat_list_fini(&l);
-    ag_run(&ld_prog, small_q, 1, &l);
+    ag_run(&ld_prog, small_q, 2, &l);
     assert_true(sr_stat(&l, "sm.ldst_stall_mshr") > 0); /* 96 lines, 32 MSHRs: loads stall on MSHRs */
     assert_int_equal(sr_stat(&l, "sm.ldst_icnt_store"), 0);
     assert_int_equal(sr_stat(&l, "sm.ldst_coal"), 3 * 31);
