@@ -182,6 +182,7 @@ int mw_coalesce(const struct mw_coalescer *co, const struct mw_inst *in, struct 
     if (!mask) return 0;
     if (mask == 0xffffffffu) {
         uint64_t a0 = in->addr[0], st = in->addr[1] - a0, off = 0;
+        if (in->lane_affine && st <= SECTOR) return coalesce_affine(co, a0, st, (uint64_t)width, unit, out);
         if (st <= SECTOR) {
             for (int l = 2; l < MW_WARP_SIZE; l++) off |= (in->addr[l] - in->addr[l - 1]) ^ st;
             if (!off) return coalesce_affine(co, a0, st, (uint64_t)width, unit, out);
@@ -266,6 +267,7 @@ const struct mw_inst *mw_local_translate(const struct mw_config *c, int sm, int 
                                          struct mw_inst *out)
 {
     *out = *in;
+    out->lane_affine = 0;
     uint64_t width = in->width ? in->width : 4;
     uint64_t per_sm = (uint64_t)c->sm.max_warps * MW_WARP_SIZE;
     uint64_t slots = (uint64_t)c->gpu.n_sms * per_sm;

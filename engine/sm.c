@@ -341,6 +341,7 @@ static int pull(struct mw_sim *s, struct mw_sm *sm, struct mw_warp *w)
     struct mw_cta_slot *cs = &sm->ctas[w->cta_slot];
     struct mw_inst *in = &w->ib[(w->ib_head + w->ib_n + w->ib_look) & sm->ib_mask];
     struct mw_err e;
+    in->lane_affine = 0;
     int rc = s->wl.ops->warp_next(&s->wl, cs->stream, w->warp_in_cta, in, &e);
     if (rc < 0) {
         mw_sim_fail(s, &e);

@@ -58,6 +58,8 @@ struct mw_inst {
     uint8_t width;   /* bytes accessed per lane (memory ops) */
     uint8_t flags;   /* enum mw_inst_flags */
     uint8_t ndst, nsrc;
+    uint8_t lane_affine; /* 1: all 32 lanes active, lane l at addr[0] + l * (addr[1] - addr[0]) (a generator's
+                          * promise, read by the coalescer only; the SM clears it before asking the workload) */
     uint16_t dst[MW_INST_MAX_DST];
     uint16_t src[MW_INST_MAX_SRC];
     uint64_t id;     /* set by the SM at issue (0 before): the instruction's id in the run, increasing in issue

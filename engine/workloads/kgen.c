@@ -10,6 +10,7 @@ struct gen_warp {
     int idx;
     int64_t iter, iters;
     uint32_t mask;  /* lanes that exist and pass the guard */
+    bool row;       /* the 32 threads are consecutive in one row of the block (lane_affine applies) */
     struct mw_tctx t[MW_WARP_SIZE];
     void *scratch;
 };
@@ -18,6 +19,8 @@ struct gen_cta {
     uint32_t cta, nwarps;
     struct gen_warp *w;
 };
+
+bool mw_kgen_per_lane;
 
 struct gen {
     struct mw_kgen_program p;
@@ -73,6 +76,7 @@ static int cta_open(struct mw_workload *w, uint32_t cta, void **state, struct mw
             if (wi * MW_WARP_SIZE + l < threads && (!kk->guard || kk->guard(&gw->t[l], 0, kk->data)))
                 gw->mask |= 1u << l;
         }
+        gw->row = kk->lane_affine && !kk->custom && !mw_kgen_per_lane && mw_kgen_warp_in_row(wi, kk->k.block[0]);
         gw->iters = kk->iters_fn ? kk->iters_fn(&gw->t[0], kk->data) : kk->iters;
         if (kk->scratch_bytes) {
             gw->scratch = calloc(1, kk->scratch_bytes);
@@ -107,13 +111,20 @@ static bool emit(const struct mw_kgen_kernel *kk, struct gen_warp *gw, const str
     out->op = ti->op;
     out->width = ti->width;
     out->flags = 0;
+    out->lane_affine = 0;
     out->ndst = ti->ndst;
     out->nsrc = ti->nsrc;
     memcpy(out->dst, ti->dst, sizeof ti->dst);
     memcpy(out->src, ti->src, sizeof ti->src);
-    if (ti->addr)
-        for (int l = 0; l < MW_WARP_SIZE; l++)
-            out->addr[l] = (mask >> l & 1u) ? ti->addr(&gw->t[l], gw->iter, kk->data) : 0;
+    if (!ti->addr) return true;
+    if (gw->row) {
+        uint64_t a = ti->addr(&gw->t[0], gw->iter, kk->data), s = ti->addr(&gw->t[1], gw->iter, kk->data) - a;
+        mw_kgen_fill_affine(out->addr, mask, a, s);
+        out->lane_affine = mask == 0xffffffffu;
+        return true;
+    }
+    for (int l = 0; l < MW_WARP_SIZE; l++)
+        out->addr[l] = (mask >> l & 1u) ? ti->addr(&gw->t[l], gw->iter, kk->data) : 0;
     return true;
 }
 

@@ -27,6 +27,9 @@ struct mw_tinst {
     mw_pred_fn active;    /* NULL = every thread that passes the kernel guard */
 };
 
+/* Tests set this to make kgen call every address function per lane (the reference for lane_affine). */
+extern bool mw_kgen_per_lane;
+
 /* Shorthands for template tables. */
 #define MW_T_ALU(d, s1, s2) {MW_OP_ALU, 0, 1, 2, {d}, {s1, s2}, NULL, NULL}
 #define MW_T_SFU(d, s1) {MW_OP_SFU, 0, 1, 1, {d}, {s1}, NULL, NULL}
@@ -55,6 +58,14 @@ struct mw_kgen_kernel {
      * densely from 0 in the compiled code's order. An instruction at or past the EXIT (a custom kernel that did
      * not declare its size) is an error. */
     uint32_t ninsts;
+    /* true: every template's address function (for a kloop program, every op's) is affine in the lane, that is
+     * a sum of terms each of which is a warp-uniform value (grid and block sizes, ctaid, tid.y, tid.z, the loop
+     * counters, launch data) or such a value times one of tid.x, lane, gtid, in wrapping 64-bit arithmetic (no
+     * division, modulo, comparison, narrowing cast or array lookup on those three). In a warp whose 32 threads
+     * lie in one row of the block (mw_kgen_warp_in_row), kgen and kloop then compute the lanes' addresses as
+     * a0 + l * (a1 - a0) from lanes 0 and 1 instead of calling the function per lane: the same addresses
+     * (tests/test_kgen_affine.c checks every kernel that declares it against the per-lane calls). */
+    bool lane_affine;
 };
 
 /* A launch sequence of kernels (the workload's kernel list; a kernel may appear several times). */
@@ -78,5 +89,24 @@ struct mw_kgen_kernel *mw_kgen_append(struct mw_kgen_program *p);
 
 /* Fill the CUDA indices of thread `lane` of warp `warp` of CTA `cta` (linear id). */
 void mw_kgen_thread(const struct mw_kernel *k, uint32_t cta, uint32_t warp, uint32_t lane, struct mw_tctx *t);
+
+/* Whether warp `warp`'s 32 threads lie in one row of a block `bx` threads wide (tid.x, gtid and lane then run up by
+ * one across the lanes, tid.y and tid.z are the same): where lane_affine applies. */
+static inline bool mw_kgen_warp_in_row(uint32_t warp, uint32_t bx)
+{
+    return bx && (uint64_t)warp * MW_WARP_SIZE % bx + MW_WARP_SIZE - 1 < bx;
+}
+
+/* The lane addresses of an access affine in the lane: a + l * s for the lanes in mask, 0 for the others. */
+static inline void mw_kgen_fill_affine(uint64_t *addr, uint32_t mask, uint64_t a, uint64_t s)
+{
+    if (mask == 0xffffffffu) { /* two lanes at a time */
+        typedef uint64_t v2 __attribute__((vector_size(16)));
+        v2 x = {a, a + s}, d = {2 * s, 2 * s};
+        for (int l = 0; l < MW_WARP_SIZE; l += 2, x += d) memcpy(&addr[l], &x, sizeof x);
+        return;
+    }
+    for (int l = 0; l < MW_WARP_SIZE; l++, a += s) addr[l] = (mask >> l & 1u) ? a : 0;
+}
 
 #endif

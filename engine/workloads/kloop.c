@@ -13,6 +13,7 @@ struct kl_region {
 
 struct kl_warp {
     bool init;
+    bool row;           /* lane_affine applies: the warp's 32 threads lie in one row of the block (kgen.h) */
     int ip, sp, nl;
     uint32_t mask;      /* lanes of the current region */
     struct kl_region st[MW_KL_MAXDEPTH];
@@ -54,8 +55,10 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
     struct kl_warp *w = scratch;
     if (!w->init) {
         uint32_t cta = t0->ctaid[0] + k->k.grid[0] * (t0->ctaid[1] + k->k.grid[1] * t0->ctaid[2]);
+        w->row = k->lane_affine && !mw_kgen_per_lane && mw_kgen_warp_in_row(t0->warp, k->k.block[0]);
+        uint32_t need = mask | (w->row ? 3u : 0u); /* lanes 0 and 1 give the others' addresses */
         for (int l = 0; l < MW_WARP_SIZE; l++)
-            if (mask >> l & 1u) mw_kgen_thread(&k->k, cta, t0->warp, (uint32_t)l, &w->t[l]);
+            if (need >> l & 1u) mw_kgen_thread(&k->k, cta, t0->warp, (uint32_t)l, &w->t[l]);
         w->mask = mask;
         w->init = true;
     }
@@ -73,7 +76,11 @@ static int gen(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_
             o->ndst = op->ndst, o->nsrc = op->nsrc;
             memcpy(o->dst, op->dst, sizeof op->dst);
             memcpy(o->src, op->src, sizeof op->src);
-            if (op->addr)
+            if (op->addr && w->row) {
+                uint64_t a = op->addr(&w->t[0], w->lc, h), st = op->addr(&w->t[1], w->lc, h) - a;
+                mw_kgen_fill_affine(o->addr, m, a, st);
+                o->lane_affine = m == 0xffffffffu;
+            } else if (op->addr)
                 for (int l = 0; l < MW_WARP_SIZE; l++)
                     o->addr[l] = (m >> l & 1u) ? op->addr(&w->t[l], w->lc, h) : 0;
             return 1;

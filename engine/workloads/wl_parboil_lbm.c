@@ -195,6 +195,7 @@ int mw_wl_parboil_lbm(struct mw_workload *w, const char *size, uint64_t seed, st
         snprintf(k->k.name, sizeof k->k.name, "performStreamCollide_kernel");
         k->k.grid[0] = (uint32_t)d->Y, k->k.grid[1] = (uint32_t)d->Z, k->k.grid[2] = 1;
         k->k.block[0] = (uint32_t)d->X, k->k.block[1] = k->k.block[2] = 1;
+        k->lane_affine = true; /* a_src_*, a_dst_*: base + 4 * cidx(tid.x (+ dx), uniform y and z, e) */
         k->k.nregs = 40; /* estimate: 19 values, the velocity and rho live across the collision */
         k->pro = prog, k->npro = (int)(sizeof prog / sizeof prog[0]);
         k->data = &o->steps[t];

@@ -219,6 +219,7 @@ static struct mw_kgen_kernel *launch(struct build *b, const char *name, uint32_t
     k->k.nregs = nregs;
     k->data = data;
     k->guard = guard;
+    k->lane_affine = true; /* every ADDR below: base + 4 * (a linear combination of GX, GY, the loop counter) */
     return k;
 }
 

@@ -217,17 +217,21 @@ int mw_wl_rodinia_cfd(struct mw_workload *w, const char *size, uint64_t seed, st
         struct mw_kgen_kernel *k = launch(&p, "cuda_initialize_variables", &o->init[i], 8);
         if (!k) goto oom;
         k->pro = init_pro, k->npro = N(init_pro), k->body = init_body, k->nbody = N(init_body), k->iters = NVAR;
+        k->lane_affine = true; /* a_init: base + 4 * (gtid + it * nelr) */
     }
     for (int64_t it = 0; it < its[sz]; it++) {
         struct mw_kgen_kernel *k = launch(&p, "cuda_compute_step_factor", c, 17);
         if (!k) goto oom;
         k->pro = step_k, k->npro = N(step_k);
+        k->lane_affine = true; /* the variables (VAR), a_area, a_step: base + 4 * (gtid + uniform terms) */
         for (int j = 0; j < 3; j++) {
             if (!(k = launch(&p, "cuda_compute_flux", c, 63))) goto oom;
             k->pro = flux_pro, k->npro = N(flux_pro), k->body = flux_body, k->nbody = N(flux_body);
             k->epi = flux_epi, k->nepi = N(flux_epi), k->iters = NNB;
             if (!(k = launch(&p, "cuda_time_step", &o->stage[j], 14))) goto oom;
             k->pro = time_k, k->npro = N(time_k);
+            k->lane_affine = true; /* a_step, OLD, FLX, VAR: base + 4 * (gtid + uniform terms); the flux kernel
+                                    * reads its neighbours' variables through the neighbour list: not declared */
         }
     }
     return mw_kgen_workload(w, "rodinia.cfd", &p, e);

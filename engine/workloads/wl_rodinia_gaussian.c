@@ -99,6 +99,7 @@ int mw_wl_rodinia_gaussian(struct mw_workload *w, const char *size, uint64_t see
             k->k.block[0] = i ? BXY : MAXBLOCK, k->k.block[1] = i ? BXY : 1, k->k.block[2] = 1;
             k->k.nregs = i ? 12 : 8;
             mw_kloop_kernel(k, &dd->h);
+            k->lane_affine = true; /* every address: a base + 4 * (N * (XI or YI + uniform terms) + uniform terms) */
         }
     return mw_kgen_workload(w, "rodinia.gaussian", &p, e);
 }

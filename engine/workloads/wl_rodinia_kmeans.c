@@ -115,6 +115,8 @@ int mw_wl_rodinia_kmeans(struct mw_workload *w, const char *size, uint64_t seed,
         }
         k->data = m;
         k->k.block[0] = KM_THREADS, k->k.block[1] = k->k.block[2] = 1;
+        k->lane_affine = true; /* a_in, a_out, a_feat, a_memb: base + 4 * (gtid or point_id, each tid.x plus
+                                * uniform terms, times a uniform factor + uniform terms) */
         k->k.grid[2] = 1;
         if (i == 0) {
             snprintf(k->k.name, sizeof k->k.name, "invert_mapping");

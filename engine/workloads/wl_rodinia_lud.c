@@ -193,6 +193,7 @@ int mw_wl_rodinia_lud(struct mw_workload *w, const char *size, uint64_t seed, st
         k->k.nregs = kinds[kind].nregs;
         k->k.shmem = kinds[kind].shmem;
         mw_kloop_kernel(k, &d[l].h);
+        k->lane_affine = true; /* every address: M() or SH() of TX, TY, IDX = TX - BS and uniform terms */
     }
     return mw_kgen_workload(w, "rodinia.lud", &p, e);
 }

@@ -67,6 +67,7 @@ int mw_wl_rodinia_nn(struct mw_workload *w, const char *size, uint64_t seed, str
     snprintf(k->k.name, sizeof k->k.name, "euclid");
     k->k.grid[0] = (uint32_t)((d->n + NN_THREADS - 1) / NN_THREADS), k->k.grid[1] = k->k.grid[2] = 1;
     k->k.block[0] = NN_THREADS, k->k.block[1] = k->k.block[2] = 1;
+    k->lane_affine = true; /* loc + 8 gtid (+ 4), dist + 4 gtid */
     k->k.nregs = 10;
     k->pro = pro, k->npro = (int)(sizeof pro / sizeof pro[0]);
     k->guard = g_rec;

@@ -23,6 +23,7 @@ static int add_launch(struct mw_kgen_program *p, const char *name, uint32_t grid
     k->k.nregs = regs;
     k->k.shmem = shmem;
     mw_kloop_kernel(k, h);
+    k->lane_affine = true; /* every address below: a base + 4 * (tid.x or gtid + warp-uniform terms) */
     return 0;
 }
 

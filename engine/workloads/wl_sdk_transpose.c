@@ -110,6 +110,7 @@ int mw_wl_sdk_transpose(struct mw_workload *w, const char *size, uint64_t seed, 
         k->k.nregs = i == 0 ? 10 : 12;
         k->k.shmem = i == 0 ? 0 : (uint32_t)(TILE * d[i].pad * 4);
         mw_kloop_kernel(k, &d[i].h);
+        k->lane_affine = true; /* every address linear in TX (BX, BY, TY and the loop counters are warp-uniform) */
     }
     return mw_kgen_workload(w, "sdk.transpose", &p, e);
 }
