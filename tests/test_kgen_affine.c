@@ -10,6 +10,7 @@
 #include "kgen.h"
 #include "workload.h"
 #include "workloads.h"
+#include "wlwalk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,48 +129,32 @@ static void mix(struct digest *d, const void *p, size_t n)
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++) d->h = (d->h ^ b[i]) * 0x100000001b3ull;
 }
+static void digest_inst(void *arg, const struct mw_kernel *k, const struct mw_inst *in)
+{
+    (void)k;
+    struct digest *d = arg;
+    mix(d, &in->pc, sizeof in->pc);
+    mix(d, &in->mask, sizeof in->mask);
+    mix(d, &in->op, 5); /* op, width, flags, ndst, nsrc */
+    mix(d, in->dst, sizeof in->dst[0] * in->ndst);
+    mix(d, in->src, sizeof in->src[0] * in->nsrc);
+    if (in->lane_affine) { /* the promise the coalescer relies on */
+        assert_int_equal(in->mask, 0xffffffffu);
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            assert_int_equal(in->addr[l], in->addr[0] + (uint64_t)l * (in->addr[1] - in->addr[0]));
+        d->affine++;
+    }
+    if (mw_op_is_global_mem(in->op)) {
+        for (int l = 0; l < MW_WARP_SIZE; l++)
+            if (in->mask >> l & 1u) mix(d, &in->addr[l], sizeof in->addr[l]);
+        d->mem++;
+    }
+    d->n++;
+}
 static struct digest walk_all(const char *name, const char *size)
 {
     struct digest d = {0xcbf29ce484222325ull, 0, 0, 0};
-    struct mw_workload w;
-    struct mw_err e = {0};
-    assert_int_equal(mw_workload_open_builtin(&w, name, size, 1, &e), 0);
-    struct mw_kernel k;
-    int rc;
-    while ((rc = w.ops->next_kernel(&w, &k, &e)) == 1) {
-        uint32_t nctas = mw_kernel_ctas(&k), nwarps = mw_kernel_cta_warps(&k);
-        for (uint32_t c = 0; c < nctas; c++) {
-            void *st = NULL;
-            assert_int_equal(w.ops->cta_open(&w, c, &st, &e), 0);
-            for (uint32_t wi = 0; wi < nwarps; wi++) {
-                struct mw_inst in;
-                while ((rc = w.ops->warp_next(&w, st, wi, &in, &e)) == 1) {
-                    mix(&d, &in.pc, sizeof in.pc);
-                    mix(&d, &in.mask, sizeof in.mask);
-                    mix(&d, &in.op, 5); /* op, width, flags, ndst, nsrc */
-                    mix(&d, in.dst, sizeof in.dst[0] * in.ndst);
-                    mix(&d, in.src, sizeof in.src[0] * in.nsrc);
-                    if (in.lane_affine) { /* the promise the coalescer relies on */
-                        assert_int_equal(in.mask, 0xffffffffu);
-                        for (int l = 0; l < MW_WARP_SIZE; l++)
-                            assert_int_equal(in.addr[l], in.addr[0] + (uint64_t)l * (in.addr[1] - in.addr[0]));
-                        d.affine++;
-                    }
-                    if (mw_op_is_global_mem(in.op)) {
-                        for (int l = 0; l < MW_WARP_SIZE; l++)
-                            if (in.mask >> l & 1u) mix(&d, &in.addr[l], sizeof in.addr[l]);
-                        d.mem++;
-                    }
-                    d.n++;
-                    if (in.op == MW_OP_EXIT) break;
-                }
-                assert_true(rc >= 0);
-            }
-            w.ops->cta_close(&w, st);
-        }
-    }
-    assert_int_equal(rc, 0);
-    mw_workload_close(&w);
+    walk(name, size, 1, NULL, 0, digest_inst, &d);
     return d;
 }
 
