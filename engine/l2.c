@@ -341,14 +341,14 @@ void mw_l2_cycle(struct mw_sim *s, struct mw_l2 *l2, uint64_t now)
                                   : 0;
     if (l2->replies.head && mw_xbar_can_inject(s->reply_net, l2->id, rbytes)) {
         struct mw_req *r = mw_fifo_pop(&l2->replies);
-        int bytes = rbytes;
         r->t_seg[5] = mw_core_stamp(s);
-        mw_xbar_inject(s->reply_net, l2->id, r, mw_icnt_port(s, r->sm), bytes);
+        mw_xbar_inject(s->reply_net, l2->id, r, mw_icnt_port(s, r->sm), rbytes);
     }
     /* 3. the lookup pipe's head, unless the reply queue is full (l2.reply_queue) */
-    bool reply_full = c->l2.reply_queue && l2->replies.n >= c->l2.reply_queue;
-    if (reply_full && l2->pipe.head_ready <= now_fs) l2->st.reply_full++;
-    if (l2->pipe.head_ready <= now_fs && !reply_full) {
+    bool head_due = l2->pipe.head_ready <= now_fs;
+    if (head_due && c->l2.reply_queue && l2->replies.n >= c->l2.reply_queue) {
+        l2->st.reply_full++;
+    } else if (head_due) {
         struct mw_req *r = mw_fifo_pop(&l2->pipe);
         r->t_seg[3] = mw_core_stamp(s); /* before the lookup: a sector part may be freed by it */
         if (!lookup(s, l2, r, now)) {

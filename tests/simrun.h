@@ -97,6 +97,17 @@ struct sr_prog {
     int len[SR_MAXW];
 };
 
+/* The fields every hand-written instruction sets: PC 16 pos, the lanes, the op, dst (0 = none) and src0. */
+static inline void sr_inst_head(struct mw_inst *out, int pos, uint32_t mask, uint8_t op, uint8_t dst, uint8_t src0)
+{
+    memset(out, 0, sizeof *out);
+    out->pc = (uint64_t)pos * 16;
+    out->mask = mask;
+    out->op = op;
+    if (dst) out->dst[out->ndst++] = dst;
+    out->src[out->nsrc++] = src0;
+}
+
 static inline int sr_prog_next(const struct mw_kgen_kernel *k, const struct mw_tctx *lane0, uint32_t mask,
                                void *scratch, struct mw_inst *out, struct mw_err *e)
 {
@@ -106,12 +117,7 @@ static inline int sr_prog_next(const struct mw_kgen_kernel *k, const struct mw_t
     uint32_t w = lane0->warp;
     if (*pos >= p->len[w]) return 0;
     const struct sr_inst *si = &p->warp[w][*pos];
-    memset(out, 0, sizeof *out);
-    out->pc = (uint64_t)*pos * 16;
-    out->mask = mask;
-    out->op = si->op;
-    if (si->dst) out->dst[out->ndst++] = si->dst;
-    out->src[out->nsrc++] = si->src0;
+    sr_inst_head(out, *pos, mask, si->op, si->dst, si->src0);
     if (si->src1) out->src[out->nsrc++] = si->src1;
     if (mw_op_is_mem(si->op)) {
         out->width = 4;
@@ -184,12 +190,7 @@ static inline int sr_sprog_next(const struct mw_kgen_kernel *k, const struct mw_
     uint32_t w = lane0->warp;
     if (*pos >= p->len[w]) return 0;
     const struct sr_sinst *a = &p->warp[w][*pos];
-    memset(out, 0, sizeof *out);
-    out->pc = (uint64_t)*pos * 16;
-    out->mask = mask;
-    out->op = a->op;
-    if (a->dst) out->dst[out->ndst++] = a->dst;
-    out->src[out->nsrc++] = a->src0;
+    sr_inst_head(out, *pos, mask, a->op, a->dst, a->src0);
     if (mw_op_is_mem(a->op)) {
         out->width = 4;
         for (int l = 0; l < MW_WARP_SIZE; l++)
