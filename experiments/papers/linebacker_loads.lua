@@ -46,6 +46,8 @@ local csv = assert(io.open(out .. "/loads.csv", "w"))
 csv:write("app,kernel,pc,slot,slot_pcs,w1_accesses,w1_l1d_hits,w1_vtt_hits,w1_merged,w1_ratio,w2_accesses,w2_ratio," ..
           "hl_w1,hl_w2,seen_w1,seen_w2,selected,accesses,svc_reg_hits,vc_w1_accesses,vc_w1_reg_hits,vc_w2_accesses," ..
           "vc_w2_reg_hits,vc_reg_hits\n")
+local series = assert(io.open(out .. "/series.csv", "w"))
+series:write("app,kernel,pc,window,svc_accesses,svc_lm_hits,vc_accesses,vc_lm_hits,vc_reg_hits\n")
 for _, app in ipairs(order) do
   local sst, sx = run(app, "svc")
   local vst, vx = run(app, "vc")
@@ -75,6 +77,35 @@ for _, app in ipairs(order) do
       v.w[1].vhit, v2, v.w[2].vhit, v.vhit))
   end
   csv:flush()
+  -- the loads that make up a tenth of the accesses or more: the LM's ratio had it monitored in window k (the shadow
+  -- LM of the SVC run: L1D + VTT hits / accesses) and VC's register hits in window k
+  local total = 0
+  for _, r in ipairs(sx.pcs) do total = total + r.acc end
+  for _, r in ipairs(sx.pcs) do
+    local v = vc[r.kernel .. ":" .. r.off]
+    if v and r.acc * 10 >= total then
+      local first, line = nil, {}
+      local nw = math.max(#r.series, #v.series)
+      for k = 1, nw do
+        local a, b = r.series[k] or { 0, 0, 0 }, v.series[k] or { 0, 0, 0 }
+        series:write(string.format("%s,%d,%d,%d,%d,%d,%d,%d,%d\n", app, r.kernel, r.off, k, a[1], a[2], b[1], b[2],
+                                   b[3]))
+        if not first and a[1] > 0 and a[2] > 0.2 * a[1] then first = k end
+      end
+      for _, k in ipairs { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128 } do
+        if k <= nw then
+          local a, b = r.series[k], v.series[k]
+          line[#line + 1] = string.format("%d:%s/%s", k, a and string.format("%.0f", pct(a[2], a[1])) or "-",
+                                          b and string.format("%.0f", pct(b[3], b[1])) or "-")
+        end
+      end
+      print(string.format("  k%d 0x%04x over %d windows, SVC's LM ratio had it monitored / VC's register hits (%%) " ..
+        "by window: %s; first window above 20 %%: %s", r.kernel, r.off, nw, table.concat(line, " "),
+        first and tostring(first) or "none"))
+    end
+  end
+  series:flush()
 end
 csv:close()
-print("csv:  " .. out .. "/loads.csv")
+series:close()
+print("csv:  " .. out .. "/loads.csv, " .. out .. "/series.csv")

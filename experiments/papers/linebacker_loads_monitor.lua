@@ -2,12 +2,17 @@
 -- the twin that selects what the C bundle selects), as an event subscriber that decides nothing. Per SM-kernel it keeps
 -- the LM's counts per PC (not per 5-bit hashed PC) in monitoring windows 1 and 2: L1D hits, VTT hits, misses merged
 -- into an MSHR, other misses; which hashed entries ended selected; and over the whole run, per PC, L1D accesses,
--- L1D hits and victim (register) hits. `export` gives the lot; experiments/papers/linebacker_loads.lua prints it.
+-- L1D hits and victim (register) hits. Beside it a shadow LM that never stops monitoring (its own tag-only VTT fed by
+-- L1D replacements all run) gives, per PC and per window of the kernel, the ratio the LM would see if it monitored in
+-- that window, and the victim hits of that window. `export` gives the lot; experiments/papers/linebacker_loads.lua
+-- prints it.
 local WAYS, NLM = 32, 32
 local sms = {}
 local pcs = {}      -- code offset -> per-PC record
 local slots = {}    -- "kernel:hashed PC" -> SM-kernels where its LM entry ended selected
 local kn = 0        -- kernels started
+local kw = 0        -- windows elapsed in the current kernel
+local shadow = {}   -- per SM: { vtt = set -> { line -> LRU stamp }, n = set -> lines held, clock }
 local bases, nbases = {}, 0 -- code range base -> kernel number (1, 2, ... in order of first access)
 
 local function hpc(pc)
@@ -22,7 +27,8 @@ local function rec(m, pc)
   local off = m.code_offset(pc)
   local base = pc >> 24 -- each kernel name has its own 16 MB code range (docs/fidelity.md)
   if not bases[base] then nbases = nbases + 1; bases[base] = nbases end
-  r = { kernel = bases[base], off = off, slot = hpc(pc), w = { {}, {} }, acc = 0, hit = 0, vhit = 0, hl = { 0, 0 }, seen = { 0, 0 } }
+  r = { kernel = bases[base], off = off, slot = hpc(pc), w = { {}, {} }, acc = 0, hit = 0, vhit = 0, hl = { 0, 0 }, seen = { 0, 0 },
+        series = {} }
   for i = 1, 2 do r.w[i] = { hit = 0, vhit = 0, vtt = 0, merged = 0, miss = 0 } end
   pcs[pc] = r
   return r
@@ -53,6 +59,40 @@ local function vtt_insert(v, set, line)
     ways[i] = {}
   end
   ways[i].line, ways[i].lru = line, v.clock
+end
+
+local function shadow_reset(m, s)
+  local sh = { vtt = {}, n = {}, clock = 0 }
+  for set = 0, m.l1d_sets - 1 do sh.vtt[set], sh.n[set] = {}, 0 end
+  shadow[s] = sh
+end
+
+local function shadow_insert(sh, set, line)
+  local t = sh.vtt[set]
+  sh.clock = sh.clock + 1
+  if not t[line] then
+    if sh.n[set] < WAYS then
+      sh.n[set] = sh.n[set] + 1
+    else
+      local lru, stamp = nil, math.huge
+      for l, c in pairs(t) do if c < stamp then lru, stamp = l, c end end
+      t[lru] = nil
+    end
+  end
+  t[line] = sh.clock
+end
+
+local function shadow_drop(sh, set, line)
+  if sh.vtt[set][line] then sh.vtt[set][line], sh.n[set] = nil, sh.n[set] - 1 end
+end
+
+-- per PC and window of the kernel: accesses, LM hits (L1D, victim or shadow-VTT hits), victim hits
+local function tick(r, lmhit, vhit)
+  local w = r.series[kw + 1]
+  if not w then w = { 0, 0, 0 }; r.series[kw + 1] = w end
+  w[1] = w[1] + 1
+  if lmhit then w[2] = w[2] + 1 end
+  if vhit then w[3] = w[3] + 1 end
 end
 
 local function window_end(m, v)
@@ -107,17 +147,18 @@ return {
   params = { window = 50000, hit_threshold = 0.2 },
   events = { "kernel_start", "window", "l1d_hit", "l1d_miss", "l1d_evict", "l1d_store" },
   start = function(m)
-    for s = 0, m.n_sms - 1 do reset(m, s) end
+    for s = 0, m.n_sms - 1 do reset(m, s); shadow_reset(m, s) end
     m.set_window(m.params.window)
   end,
   on_event = function(m, kind, sm, warp, cta, pc, addr, set, way, value, aux, cycle, inst, size, sectors, apc, aw,
                       cause)
     if kind == "window" then
+      kw = kw + 1
       for s = 0, m.n_sms - 1 do if sms[s].mode == "mon" then window_end(m, sms[s]) end end
       return
     elseif kind == "kernel_start" then
-      kn = kn + 1
-      for s = 0, m.n_sms - 1 do reset(m, s) end
+      kn, kw = kn + 1, 0
+      for s = 0, m.n_sms - 1 do reset(m, s); shadow_reset(m, s) end
       m.set_window(m.params.window)
       return
     end
@@ -125,6 +166,7 @@ return {
     if kind == "l1d_hit" then
       local r = rec(m, pc)
       r.acc = r.acc + 1
+      tick(r, true, way < 0 and value == 1)
       if way < 0 and value == 1 then
         r.vhit = r.vhit + 1
         if v.mode == "mon" then count(v, r, "vhit") end
@@ -135,12 +177,18 @@ return {
     elseif kind == "l1d_miss" then
       local r = rec(m, pc)
       r.acc = r.acc + 1
+      tick(r, value == 0 and shadow[sm].vtt[set][addr] ~= nil, false)
       if v.mode == "mon" then
         if value ~= 0 then count(v, r, "merged")
         elseif vtt_find(v, set, addr) then count(v, r, "vtt")
         else count(v, r, "miss") end
       end
-    elseif v.mode ~= "mon" then
+    elseif kind == "l1d_evict" then
+      if cause == 0 then shadow_insert(shadow[sm], set, addr) end
+    elseif kind == "l1d_store" then
+      shadow_drop(shadow[sm], set, addr)
+    end
+    if v.mode ~= "mon" then
       return
     elseif kind == "l1d_evict" then
       if cause == 0 then vtt_insert(v, set, addr) end -- mw.evict_causes.replace
