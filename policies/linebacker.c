@@ -34,6 +34,7 @@ struct lb_params {
     bool relocate;        /* a launched or restored CTA takes the lowest free register block (§4.1 "update FRN") */
     int64_t rf_banks;     /* register-file banks (0: no bank model) */
     bool rf_bank_warp_skew; /* operand bank = (register + warp) mod banks */
+    int64_t monitor_skip; /* windows after a kernel's start before the LM's window 1 (a measurement; 0 = §3.2) */
 };
 #define P(f, t, d, lo, hi, ch, h) MW_PARAM(struct lb_params, f, t, d, lo, hi, ch, h)
 static const struct mw_param_desc lb_params_desc[] = {
@@ -71,6 +72,9 @@ static const struct mw_param_desc lb_params_desc[] = {
     P(rf_bank_warp_skew, MW_PP_BOOL, "false", 0, 0, NULL,
       "operand reads of warp w use bank (register + w) mod banks (GPGPU-Sim -gpgpu_reg_bank_use_warp_id, off "
       "by default)"),
+    P(monitor_skip, MW_PP_INT, "0", 0, 1000000, NULL,
+      "(a measurement, not the paper's) windows after a kernel's start that the Load Monitor lets pass (the VTT fed, "
+      "the counts dropped) before its window 1; 0 = monitoring from the kernel's start (§3.2)"),
 };
 #undef P
 
@@ -97,6 +101,12 @@ struct lb_lm {
     uint8_t valid; /* bit 0: this window's verdict, bit 1: the previous window's */
     bool used;
 };
+
+/* A window the Load Monitor lets pass (`monitor_skip`): counts restart, nothing else changes. */
+static void lb_lm_drop(struct lb_lm *lm)
+{
+    for (int i = 0; i < LB_LM; i++) lm[i].hit = lm[i].miss = 0;
+}
 
 /* End of a window for the Load Monitor: each entry's verdict (hit ratio above thr) enters bit 0 of its valid field
  * after bit 0 moved to bit 1; counts restart, PC and valid stay. Returns the mask of this window's verdicts. */
@@ -584,8 +594,10 @@ static void sm_window(struct mw_policy_inst *pi, int sm)
     m->insts_at = insts;
     m->win++;
     mw_policy_count(pi, st->c_windows, 1);
-    if (m->mode == LB_MODE_MON) {
-        int r = lb_monitor_step(m->lm, m->win, &m->seen, &m->sel, p);
+    if (m->mode == LB_MODE_MON && m->win <= p->monitor_skip) {
+        lb_lm_drop(m->lm);
+    } else if (m->mode == LB_MODE_MON) {
+        int r = lb_monitor_step(m->lm, m->win - (int)p->monitor_skip, &m->seen, &m->sel, p);
         if (r == LB_MON_DISABLE) {
             m->mode = LB_MODE_OFF;
             vtt_clear(&m->vtt);

@@ -483,6 +483,40 @@ static void test_disabled_without_locality(void **st)
     mw_stat_list_fini(&a);
 }
 
+/* `monitor_skip` (a measurement knob): the Load Monitor lets that many windows of each kernel pass before its window
+ * 1. micro.reuse with 1,000-cycle windows selects loads from window 2 on; with the skip past the run's end the LM never
+ * reaches its window 2, so nothing is selected or disabled, no victim is kept and the run is the baseline's, cycle
+ * for cycle. micro.stream disables Linebacker on every SM after the LM's window 2 also when three windows pass
+ * first (the run spans the five). */
+static void test_monitor_skip(void **st)
+{
+    (void)st;
+    static const char *const k[] = {"window", "monitor_skip"};
+    static const char *const never[] = {"1000", "1000000"}, *const three[] = {"1000", "3"};
+    struct mw_stat_list a, b;
+    struct mw_sim *s = lb_sim(lb_builtin("micro.reuse", "small", NULL, 0), k, never, 2);
+    run_stats(s, "reuse, monitoring never starts", &a);
+    int nsms = mw_n_sms(s);
+    mw_sim_destroy(s);
+    s = lb_builtin("micro.reuse", "small", NULL, 0);
+    run_stats(s, "reuse, baseline", &b);
+    mw_sim_destroy(s);
+    assert_true(sr_stat(&a, "gpu.cycles") > 1000 * 3);
+    assert_int_equal(sr_stat(&a, "policy.bundle.selected_loads"), 0);
+    assert_int_equal(sr_stat(&a, "policy.bundle.disabled"), 0);
+    assert_int_equal(sr_stat(&a, "policy.bundle.vc_inserts"), 0);
+    assert_int_equal(sr_stat(&a, "gpu.cycles"), sr_stat(&b, "gpu.cycles"));
+    mw_stat_list_fini(&a), mw_stat_list_fini(&b);
+
+    s = lb_sim(lb_builtin("micro.stream", "small", NULL, 0), k, three, 2);
+    run_stats(s, "stream, three windows skipped", &a);
+    mw_sim_destroy(s);
+    assert_true(sr_stat(&a, "gpu.cycles") > 1000 * 5);
+    assert_int_equal(sr_stat(&a, "policy.bundle.disabled"), nsms);
+    assert_int_equal(sr_stat(&a, "policy.bundle.selected_loads"), 0);
+    mw_stat_list_fini(&a);
+}
+
 /* PCAL's tokens go to the oldest running warps. Ages 30, 10, 20, 40 with warp 2 not running: two tokens -> warps 1
  * (age 10) and 0 (30); five -> the three running warps; none -> nobody. Hill climbing by 4 from 16 upwards: IPC
  * 2 -> 3 keeps climbing (20); 3 -> 2.5 turns round (16); the count stays within [0, 64]. */
@@ -551,6 +585,19 @@ static void test_lua_twin_selects_the_same_loads(void **st)
     assert_non_null(strstr(out, "ok  polybench.atax: 6 loads selected"));
 }
 
+/* The per-load view of the Load Monitor (experiments/papers/linebacker_loads_monitor.lua) adds up to the run's L1D
+ * counters and selects what the C bundle selects (tests/lua/lb_loads.lua asserts it under SVC and VC on atax). */
+static void test_per_load_monitor_adds_up(void **st)
+{
+    (void)st;
+    static char out[4096];
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/lb_loads.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  atax svc:"));
+    assert_non_null(strstr(out, "ok  atax vc:"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,9 +614,11 @@ int main(void)
         cmocka_unit_test(test_register_blocks),
         cmocka_unit_test(test_cacheext_l1d_size),
         cmocka_unit_test(test_disabled_without_locality),
+        cmocka_unit_test(test_monitor_skip),
         cmocka_unit_test(test_pcal_token_assignment),
         cmocka_unit_test(test_pcal_tokens_in_a_run),
         cmocka_unit_test(test_lua_twin_selects_the_same_loads),
+        cmocka_unit_test(test_per_load_monitor_adds_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
