@@ -34,7 +34,8 @@ local function run(app, variant)
   sim:close()
   local n = 0
   for _, c in pairs(ex.slots) do n = n + c end
-  assert(variant ~= "svc" or n == st["policy.bundle.selected_loads"], string.format("%s %s: the monitor selected %d loads, the bundle %d",
+  assert(variant ~= "svc" or n == st["policy.bundle.selected_loads"],
+    string.format("%s %s: the monitor selected %d loads, the bundle %d",
     app, variant, n, st["policy.bundle.selected_loads"]))
   return st, ex
 end
@@ -67,7 +68,8 @@ for _, app in ipairs(order) do
     local n1, n2, v1, v2 = n(w1), n(w2), n(v.w[1]), n(v.w[2])
     local ns = per_slot[r.kernel .. ":" .. r.slot]
     local sel = sx.slots[r.kernel .. ":" .. r.slot] or 0
-    print(string.format("  %d  0x%04x  %2d(%d)  %13d  %5.1f %5.1f %5.1f  %5.1f  %8d  %5.1f  %3d/%-3d of %3d/%-3d  %3d" ..
+    print(string.format("  %d  0x%04x  %2d(%d)  %13d  %5.1f %5.1f %5.1f  %5.1f  %8d  %5.1f  %3d/%-3d of " ..
+      "%3d/%-3d  %3d" ..
       "  %9d  %7.1f  %7.1f %5.1f %5.1f", r.kernel, r.off, r.slot, ns, n1, pct(w1.hit, n1), pct(w1.vtt, n1),
       pct(w1.merged, n1), pct(w1.hit + w1.vtt, n1), n2, pct(w2.hit + w2.vtt, n2), r.hl[1], r.hl[2], r.seen[1],
       r.seen[2], sel, r.acc, pct(r.vhit, r.acc), pct(v.w[1].vhit, v1), pct(v.w[2].vhit, v2), pct(v.vhit, v.acc)))

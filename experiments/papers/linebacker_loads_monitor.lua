@@ -1,8 +1,8 @@
--- Per-load view of Linebacker's Load Monitor (policies/linebacker.c; the selection logic is tests/lua/pol_lb_monitor.lua,
--- the twin that selects what the C bundle selects), as an event subscriber that decides nothing. Per SM-kernel it keeps
--- the LM's counts per PC (not per 5-bit hashed PC) in monitoring windows 1 and 2: L1D hits, VTT hits, misses merged
--- into an MSHR, other misses; which hashed entries ended selected; and over the whole run, per PC, L1D accesses,
--- L1D hits and victim (register) hits. Beside it a shadow LM that never stops monitoring (its own tag-only VTT fed by
+-- Per-load view of Linebacker's Load Monitor (policies/linebacker.c; the selection logic is
+-- tests/lua/pol_lb_monitor.lua, the twin that selects what the C bundle selects), as an event subscriber that
+-- decides nothing. Per SM-kernel it keeps the LM's counts per PC (not per 5-bit hashed PC) in monitoring windows
+-- 1 and 2: L1D hits, VTT hits, misses merged into an MSHR, other misses; which hashed entries ended selected; and
+-- over the whole run, per PC, L1D accesses, L1D hits and victim (register) hits. Beside it a shadow LM that never stops monitoring (its own tag-only VTT fed by
 -- L1D replacements all run) gives, per PC and per window of the kernel, the ratio the LM would see if it monitored in
 -- that window, and the victim hits of that window. `export` gives the lot; experiments/papers/linebacker_loads.lua
 -- prints it.
@@ -27,8 +27,8 @@ local function rec(m, pc)
   local off = m.code_offset(pc)
   local base = pc >> 24 -- each kernel name has its own 16 MB code range (docs/fidelity.md)
   if not bases[base] then nbases = nbases + 1; bases[base] = nbases end
-  r = { kernel = bases[base], off = off, slot = hpc(pc), w = { {}, {} }, acc = 0, hit = 0, vhit = 0, hl = { 0, 0 }, seen = { 0, 0 },
-        series = {} }
+  r = { kernel = bases[base], off = off, slot = hpc(pc), w = { {}, {} }, acc = 0, hit = 0, vhit = 0,
+        hl = { 0, 0 }, seen = { 0, 0 }, series = {} }
   for i = 1, 2 do r.w[i] = { hit = 0, vhit = 0, vtt = 0, merged = 0, miss = 0 } end
   pcs[pc] = r
   return r

@@ -28,7 +28,8 @@ local res = X.run {
   jobs = tonumber(os.getenv("MW_JOBS") or "") or 1,
 }
 X.normalize(res, "Baseline")
-print(X.table(res, { title = "IPC over the baseline; SVC-skipN: the Load Monitor's windows 1-2 are the kernel's N+1, N+2" }))
+print(X.table(res, { title = "IPC over the baseline; SVC-skipN: the Load Monitor's windows 1-2 are the kernel's " ..
+                                 "N+1, N+2" }))
 print()
 print("app  policy        selected  disabled  reg hits/acc")
 for _, w in ipairs(workloads) do
@@ -43,5 +44,5 @@ for _, w in ipairs(workloads) do
     end
   end
 end
-print("csv:  " .. X.write_csv(res, out .. "/skip.csv", { "l1d.accesses", "l1d.victim_hits", "policy.bundle.selected_loads",
-                                                        "policy.bundle.disabled" }))
+print("csv:  " .. X.write_csv(res, out .. "/skip.csv", { "l1d.accesses", "l1d.victim_hits",
+                                                        "policy.bundle.selected_loads", "policy.bundle.disabled" }))
