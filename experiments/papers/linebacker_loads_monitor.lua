@@ -2,10 +2,10 @@
 -- tests/lua/pol_lb_monitor.lua, the twin that selects what the C bundle selects), as an event subscriber that
 -- decides nothing. Per SM-kernel it keeps the LM's counts per PC (not per 5-bit hashed PC) in monitoring windows
 -- 1 and 2: L1D hits, VTT hits, misses merged into an MSHR, other misses; which hashed entries ended selected; and
--- over the whole run, per PC, L1D accesses, L1D hits and victim (register) hits. Beside it a shadow LM that never stops monitoring (its own tag-only VTT fed by
--- L1D replacements all run) gives, per PC and per window of the kernel, the ratio the LM would see if it monitored in
--- that window, and the victim hits of that window. `export` gives the lot; experiments/papers/linebacker_loads.lua
--- prints it.
+-- over the whole run, per PC, L1D accesses, L1D hits and victim (register) hits. Beside it a shadow LM that never
+-- stops monitoring (its own tag-only VTT fed by L1D replacements all run) gives, per PC and per window of the
+-- kernel, the ratio the LM would see if it monitored in that window, and the victim hits of that window. `export`
+-- gives the lot; experiments/papers/linebacker_loads.lua prints it.
 local WAYS, NLM = 32, 32
 local sms = {}
 local pcs = {}      -- code offset -> per-PC record
