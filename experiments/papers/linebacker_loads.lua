@@ -104,6 +104,12 @@ for _, app in ipairs(order) do
       print(string.format("  k%d 0x%04x over %d windows, SVC's LM ratio had it monitored / VC's register hits (%%) " ..
         "by window: %s; first window above 20 %%: %s", r.kernel, r.off, nw, table.concat(line, " "),
         first and tostring(first) or "none"))
+      local sp = {}
+      for _, k in ipairs { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128 } do
+        local a = sx.spread[r.kernel .. ":" .. k]
+        if a and a[2] > 0 then sp[#sp + 1] = string.format("%d:%.0f", k, a[1] / a[2]) end
+      end
+      print("    SVC's warp spread (instructions, mean over SMs) at the end of window: " .. table.concat(sp, " "))
     end
   end
   series:flush()

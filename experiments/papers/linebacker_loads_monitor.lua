@@ -5,13 +5,16 @@
 -- over the whole run, per PC, L1D accesses, L1D hits and victim (register) hits. Beside it a shadow LM that never
 -- stops monitoring (its own tag-only VTT fed by L1D replacements all run) gives, per PC and per window of the
 -- kernel, the ratio the LM would see if it monitored in that window, and the victim hits of that window. `export`
--- gives the lot; experiments/papers/linebacker_loads.lua prints it.
+-- gives the lot; experiments/papers/linebacker_loads.lua prints it. At each window end it also notes how far apart
+-- the warps of each SM are: the instructions issued by its most advanced live warp minus its least advanced one's
+-- (warps of one CTA in step: near 0), averaged over the SMs with two or more live warps.
 local WAYS, NLM = 32, 32
 local sms = {}
 local pcs = {}      -- code offset -> per-PC record
 local slots = {}    -- "kernel:hashed PC" -> SM-kernels where its LM entry ended selected
 local kn = 0        -- kernels started
 local kw = 0        -- windows elapsed in the current kernel
+local spread = {}   -- "kernel:window" -> { sum of the SMs' warp spreads, SMs }
 local shadow = {}   -- per SM: { vtt = set -> { line -> LRU stamp }, n = set -> lines held, clock }
 local bases, nbases = {}, 0 -- code range base -> kernel number (1, 2, ... in order of first access)
 
@@ -154,6 +157,20 @@ return {
                       cause)
     if kind == "window" then
       kw = kw + 1
+      local sum, n = 0, 0
+      for s = 0, m.n_sms - 1 do
+        local lo, hi, live = math.huge, -1, 0
+        for w = 0, m.max_warps - 1 do
+          if m.warp_active(s, w) then
+            local k = m.warp_insts(s, w)
+            if k < lo then lo = k end
+            if k > hi then hi = k end
+            live = live + 1
+          end
+        end
+        if live >= 2 then sum, n = sum + hi - lo, n + 1 end
+      end
+      spread[kn .. ":" .. kw] = { sum, n }
       for s = 0, m.n_sms - 1 do if sms[s].mode == "mon" then window_end(m, sms[s]) end end
       return
     elseif kind == "kernel_start" then
@@ -201,6 +218,6 @@ return {
     local out = {}
     for _, r in pairs(pcs) do out[#out + 1] = r end
     table.sort(out, function(a, b) return a.kernel < b.kernel or a.kernel == b.kernel and a.off < b.off end)
-    return { pcs = out, slots = slots }
+    return { pcs = out, slots = slots, spread = spread }
   end,
 }
