@@ -113,6 +113,8 @@ enum { MW_L1D_ORG_LINE = 0, MW_L1D_ORG_CHUNKED = 1 };
       "flits that may wait at a source to enter the network (intersim's input buffer: 9; 0 = packets only)")  \
     F(icnt, sms_per_cluster, INT, 1, 1, 64, "SMs",                                                            \
       "SMs sharing one crossbar port (-gpgpu_n_cores_per_cluster): one injection queue and input buffer for their requests, one ejection port for their replies") \
+    F(icnt, cluster_rotate, BOOL, 0, 0, 1, "",                                                                   \
+      "the SMs of a cluster take turns to go first each core cycle (-gpgpu_simt_core_sim_order 1; false: in id order)") \
     F(l2, n_partitions, INT, 6, 1, 64, "partitions", "memory partitions (one DRAM channel each)")              \
     F(l2, subpartitions, INT, 2, 1, 8, "slices", "L2 slices per partition (-gpgpu_n_sub_partition_per_mchannel)") \
     F(l2, slice_bytes, INT, 65536, 1024, 1 << 28, "bytes", "L2 capacity per slice (12 x 64 KB = 768 KB)")     \
@@ -251,6 +253,7 @@ struct mw_config {
     } l1d;
     struct {
         int64_t latency, flit_bytes, header_bytes, in_buffer_flits, out_queue, inject_flits, sms_per_cluster;
+        bool cluster_rotate;
     } icnt;
     struct {
         int64_t n_partitions, subpartitions, slice_bytes, line_bytes, assoc, latency, mshr_entries,

@@ -248,6 +248,17 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
             }
         s->sm_wake_min = m;
     }
+    if (s->cfg.icnt.cluster_rotate && s->cfg.icnt.sms_per_cluster > 1) { /* places in this cycle's order */
+        for (int p = 0; p < s->nsms; p++) {
+            int i = mw_sm_at_place(s, p, now);
+            if (s->sm_asleep[i >> 6] >> (i & 63) & 1) continue;
+            s->sm_turn = p;
+            busy |= mw_sm_tick(s, &s->sms[i], now);
+            if (s->failed) return true;
+        }
+        s->sm_turn = s->nsms;
+        goto windows;
+    }
     for (int i = 0; i < s->nsms; i++) {
         uint64_t awake = ~s->sm_asleep[i >> 6] & (~0ull << (i & 63));
         if (!awake) {
@@ -261,6 +272,7 @@ static bool core_tick(struct mw_sim *s, struct mw_err *e, int *rc)
         if (s->failed) return true;
     }
     s->sm_turn = s->nsms;
+windows:
     if (s->next_window != MW_NEVER && mw_now(s) + 1 >= s->next_window) {
         mw_windows_due(s, mw_now(s));
         busy = true; /* a window's policy may have changed what the SMs can do (reactivated a CTA): no jump */

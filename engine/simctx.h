@@ -79,7 +79,7 @@ struct mw_sim {
      * cycle, a crossbar cycle with packets to move; what an activity-driven engine spends its time on */
     uint64_t visits_sm, visits_l2, visits_dram, visits_icnt;
     int jump_skip, jump_backoff; /* quiet core cycles before the next clock-jump attempt (engine/sim.c) */
-    int sm_turn;                 /* in a core cycle, the SMs below this index have had their turn (engine/sm.c) */
+    int sm_turn;                 /* in a core cycle, the SMs at places below this (mw_sm_place) have had their turn */
     uint64_t *sm_asleep;         /* bit per SM: asleep until its sleep_until (engine/sm.c), not visited before */
     uint64_t *slice_wake;        /* per slice (fs), partition-major: the partitions' slice_wake arrays (partition.h) */
     uint64_t reply_due;          /* fs: no reply reaches an SM before (a lower bound, kept by core_tick and the reply network) */
@@ -122,6 +122,29 @@ static inline uint64_t mw_code_addr_of(const struct mw_sim *s, uint64_t pc)
 
 /* The crossbar port of an SM: the SMs of one cluster (icnt.sms_per_cluster consecutive ids) share it. */
 static inline int mw_icnt_port(const struct mw_sim *s, int sm) { return sm / (int)s->cfg.icnt.sms_per_cluster; }
+/* The SMs of a cluster that id sm shares with: the first id and how many (the last cluster may be short). */
+static inline int mw_cluster_of(const struct mw_sim *s, int sm, int *first)
+{
+    int k = (int)s->cfg.icnt.sms_per_cluster, c = sm / k * k;
+    *first = c;
+    return s->nsms - c < k ? s->nsms - c : k;
+}
+/* An SM's place in core cycle `now`'s order of turns: its id, or with icnt.cluster_rotate the cluster's SMs
+ * taking turns to go first (GPGPU-Sim 3.x's -gpgpu_simt_core_sim_order 1 moves the first core of a cluster to
+ * the back after every cycle): in cycle now the cluster's (now mod m)-th SM goes first. */
+static inline int mw_sm_place(const struct mw_sim *s, int sm, uint64_t now)
+{
+    if (!s->cfg.icnt.cluster_rotate || s->cfg.icnt.sms_per_cluster == 1) return sm;
+    int c, m = mw_cluster_of(s, sm, &c);
+    return c + (int)(((uint64_t)(sm - c) + (uint64_t)m - now % (uint64_t)m) % (uint64_t)m);
+}
+/* The SM at place p of core cycle now's order (the inverse of mw_sm_place). */
+static inline int mw_sm_at_place(const struct mw_sim *s, int p, uint64_t now)
+{
+    if (!s->cfg.icnt.cluster_rotate || s->cfg.icnt.sms_per_cluster == 1) return p;
+    int c, m = mw_cluster_of(s, p, &c);
+    return c + (int)(((uint64_t)(p - c) + now % (uint64_t)m) % (uint64_t)m);
+}
 static inline int mw_icnt_ports(const struct mw_sim *s)
 {
     return (s->nsms + (int)s->cfg.icnt.sms_per_cluster - 1) / (int)s->cfg.icnt.sms_per_cluster;

@@ -913,7 +913,7 @@ static void sm_jump(struct mw_sim *s, struct mw_sm *sm, uint64_t cycles)
 static inline void settle(struct mw_sim *s, struct mw_sm *sm)
 {
     /* the cycles up to now, and the current one if this SM has had its turn in it already */
-    uint64_t upto = mw_core_now(s) + (sm->id < s->sm_turn ? 1 : 0);
+    uint64_t now = mw_core_now(s), upto = now + (mw_sm_place(s, sm->id, now) < s->sm_turn ? 1 : 0);
     if (upto > sm->acct) {
         sm_jump(s, sm, upto - sm->acct);
         sm->acct = upto;
