@@ -260,12 +260,38 @@ static void test_hotspot(void **state)
     assert_int_equal(ks[0].thread_loads0, 0); /* thread (0,0) of CTA (0,0) sits at (-2,-2) */
 }
 
+/* The Linebacker paper's GE, BI, AT, MV and S2 (Table 2; inputs not stated, §2.1: apps launching "less than 5 CTAs
+ * by default" were enlarged). `paper` is PolyBench/GPU 1.0's defines: the 1-D kernels N = 4096 / 256 = 16 CTAs
+ * per kernel (at least 5, so not enlarged by that rule), one per SM on linebacker.yaml's 16 SMs although each SM
+ * holds 8 by its 2,048 threads (2,048 / 256); `default` N = 3840: 15. SYR2K N = 2048: 64 x 256 CTAs of 32 x 8,
+ * 8 resident per SM (2,048 / 256; 20 registers x 256 = 5,120 of 65,536 allow 12); `default` N = 96: 3 x 12 = 36. */
+static void test_linebacker_inputs(void **state)
+{
+    (void)state;
+    static const char *one_d[] = {"polybench.gesummv", "polybench.bicg", "polybench.atax", "polybench.mvt"};
+    struct mw_kernel k[2];
+    for (int i = 0; i < 4; i++) {
+        int nk = i == 0 ? 1 : 2;
+        assert_int_equal(shapes(one_d[i], "paper", k, 2), nk);
+        for (int j = 0; j < nk; j++) check_shape(&k[j], 16, 1, 256, 1);
+        assert_int_equal(shapes(one_d[i], "default", k, 2), nk);
+        for (int j = 0; j < nk; j++) check_shape(&k[j], 15, 1, 256, 1);
+    }
+    assert_int_equal(shapes("polybench.syr2k", "paper", k, 1), 1);
+    check_shape(&k[0], 64, 256, 32, 8);
+    assert_int_equal(k[0].nregs, 20);
+    assert_int_equal(mw_kernel_ctas(&k[0]), 16384);
+    assert_int_equal(shapes("polybench.syr2k", "default", k, 1), 1);
+    check_shape(&k[0], 3, 12, 32, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_atax),      cmocka_unit_test(test_bicg),      cmocka_unit_test(test_mvt_gesummv),
         cmocka_unit_test(test_1d_default_fills_gtx480),
         cmocka_unit_test(test_syrk),      cmocka_unit_test(test_gemm_like), cmocka_unit_test(test_stencils),   cmocka_unit_test(test_bfs), cmocka_unit_test(test_hotspot),
+        cmocka_unit_test(test_linebacker_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
