@@ -147,45 +147,12 @@ static void test_pair_fast_forward_same(void **st)
     mw_stat_list_fini(&off);
 }
 
-/* OAWS's machine with the rotation on, 2MM small (shared ports, bounded L2 reply queue): fast-forward on and off
- * give the same stats, and the rotation changes the run (it is not vacuous there). */
-static void run_2mm(const char *rotate, const char *ff, struct mw_stat_list *l)
-{
-    struct mw_config c;
-    struct mw_err e;
-    mw_config_defaults(&c);
-    if (mw_config_load_file(&c, "experiments/configs/oaws.yaml", &e)) fail_msg("config: %s", e.msg);
-    if (mw_config_set(&c, rotate, &e) || mw_config_set(&c, ff, &e)) fail_msg("set: %s", e.msg);
-    struct mw_workload w;
-    assert_int_equal(mw_workload_open_builtin(&w, "polybench.2mm", "small", 1, &e), 0);
-    struct mw_sim *s = sr_sim(&c, &w);
-    sr_run(s, 0, "polybench.2mm small");
-    sr_stats(s, l);
-    mw_sim_destroy(s);
-}
-
-static void test_2mm_fast_forward_same(void **st)
-{
-    (void)st;
-    struct mw_stat_list on, off, fixed;
-    run_2mm("icnt.cluster_rotate=true", "sim.fast_forward=true", &on);
-    run_2mm("icnt.cluster_rotate=true", "sim.fast_forward=false", &off);
-    run_2mm("icnt.cluster_rotate=false", "sim.fast_forward=true", &fixed);
-    sr_same_stats(&on, &off, "2mm small, rotating, fast-forward on / off");
-    assert_true(sr_stat(&on, "gpu.cycles") != sr_stat(&fixed, "gpu.cycles") ||
-                sr_stat(&on, "sm.ldst_stall_miss_queue") != sr_stat(&fixed, "sm.ldst_stall_miss_queue"));
-    mw_stat_list_fini(&on);
-    mw_stat_list_fini(&off);
-    mw_stat_list_fini(&fixed);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_of_turns),
         cmocka_unit_test(test_pair_takes_turns),
         cmocka_unit_test(test_pair_fast_forward_same),
-        cmocka_unit_test(test_2mm_fast_forward_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,7 +152,7 @@ static void test_reply_queue_holds_lookups(void **st)
 /* 2MM (small) on the OAWS machine, whose shared ports and bounded reply queue make slices and SMs wait on each
  * other: the same stats with fast-forward on and off (the engine's effort aside), and the reply queue did hold the
  * L2 (the case is not vacuous). */
-static void run_2mm(const char *ff, struct mw_stat_list *l)
+static void run_2mm(const char *ff, const char *rotate, struct mw_stat_list *l)
 {
     struct mw_config c;
     struct mw_err e;
@@ -161,6 +161,7 @@ static void run_2mm(const char *ff, struct mw_stat_list *l)
     assert_int_equal(c.icnt.sms_per_cluster, 2);
     assert_int_equal(c.l2.reply_queue, 8);
     if (mw_config_set(&c, ff, &e)) fail_msg("%s: %s", ff, e.msg);
+    if (mw_config_set(&c, rotate, &e)) fail_msg("%s: %s", rotate, e.msg);
     struct mw_workload w;
     assert_int_equal(mw_workload_open_builtin(&w, "polybench.2mm", "small", 1, &e), 0);
     struct mw_sim *s = sr_sim(&c, &w);
@@ -173,13 +174,31 @@ static void test_fast_forward_same(void **st)
 {
     (void)st;
     struct mw_stat_list on, off;
-    run_2mm("sim.fast_forward=true", &on);
-    run_2mm("sim.fast_forward=false", &off);
+    run_2mm("sim.fast_forward=true", "icnt.cluster_rotate=false", &on);
+    run_2mm("sim.fast_forward=false", "icnt.cluster_rotate=false", &off);
     sr_same_stats(&on, &off, "2mm small, fast-forward on / off");
     assert_true(sr_stat(&on, "l2.reply_full") > 0);
     assert_true(sr_stat(&on, "sm.ldst_stall_miss_queue") > 0);
     mw_stat_list_fini(&on);
     mw_stat_list_fini(&off);
+}
+
+/* With icnt.cluster_rotate (the SMs of a cluster taking turns to go first; tests/test_cluster_rotate.c) the skipped
+ * SMs' accounting follows the order of turns: fast-forward on and off give the same stats, and the rotation changes
+ * the run (it is not vacuous here). */
+static void test_fast_forward_same_rotating(void **st)
+{
+    (void)st;
+    struct mw_stat_list on, off, fixed;
+    run_2mm("sim.fast_forward=true", "icnt.cluster_rotate=true", &on);
+    run_2mm("sim.fast_forward=false", "icnt.cluster_rotate=true", &off);
+    run_2mm("sim.fast_forward=true", "icnt.cluster_rotate=false", &fixed);
+    sr_same_stats(&on, &off, "2mm small, rotating, fast-forward on / off");
+    assert_true(sr_stat(&on, "gpu.cycles") != sr_stat(&fixed, "gpu.cycles") ||
+                sr_stat(&on, "sm.ldst_stall_miss_queue") != sr_stat(&fixed, "sm.ldst_stall_miss_queue"));
+    mw_stat_list_fini(&on);
+    mw_stat_list_fini(&off);
+    mw_stat_list_fini(&fixed);
 }
 
 int main(void)
@@ -189,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_cluster_shares_ejection),
         cmocka_unit_test(test_reply_queue_holds_lookups),
         cmocka_unit_test(test_fast_forward_same),
+        cmocka_unit_test(test_fast_forward_same_rotating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,15 +116,15 @@ static void test_syrk(void **state)
     assert_int_equal(ks[0].thread_loads0, 1 + 5 * 32);
     assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 1))->min_lines, 32); /* b[j*M+k] */
     assert_int_equal(at(&ks[0], BODY(PRO_2D_BETA, 5))->min_lines, 32); /* a[j*M+k] */
-    /* size `oaws` (the OAWS paper's instruction range): N = M = 256, 8 x 32 CTAs of 32 x 8; other models refuse it */
-    assert_int_equal(shapes("polybench.syrk", "oaws", k, 1), 1);
+    /* size `mid` (the OAWS paper's instruction range): N = M = 256, 8 x 32 CTAs of 32 x 8; other models refuse it */
+    assert_int_equal(shapes("polybench.syrk", "mid", k, 1), 1);
     check_shape(&k[0], 8, 32, 32, 8);
-    assert_int_equal(shapes("polybench.syr2k", "oaws", k, 1), 1);
+    assert_int_equal(shapes("polybench.syr2k", "mid", k, 1), 1);
     check_shape(&k[0], 8, 32, 32, 8);
     struct mw_workload w;
     struct mw_err e = {0};
-    assert_int_not_equal(mw_workload_open_builtin(&w, "polybench.atax", "oaws", 1, &e), 0);
-    assert_non_null(strstr(e.msg, "oaws"));
+    assert_int_not_equal(mw_workload_open_builtin(&w, "polybench.atax", "mid", 1, &e), 0);
+    assert_non_null(strstr(e.msg, "size 'mid'"));
 }
 
 /* GEMM-like kernels: with 32-wide blocks a warp is one row of threads, so a[i*NK+k] is one word and b[k*NJ+j]
@@ -167,8 +167,8 @@ static void test_stencils(void **state)
     assert_int_equal(shapes("polybench.fdtd2d", "paper", k, 8), 1500);
     check_shape(&k[0], 64, 256, 32, 8);
     assert_string_equal(k[2].name, "fdtd_step3_kernel");
-    /* size `oaws`: N = 1024, default's 4 time steps of three kernels */
-    assert_int_equal(shapes("polybench.fdtd2d", "oaws", k, 8), 12);
+    /* size `mid`: N = 1024, default's 4 time steps of three kernels */
+    assert_int_equal(shapes("polybench.fdtd2d", "mid", k, 8), 12);
     check_shape(&k[0], 32, 128, 32, 8);
 }
 

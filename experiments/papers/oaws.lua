@@ -51,10 +51,10 @@ local QUICK_TINY = { PF = true, ["2MM"] = true, ["3MM"] = true, SRAD2 = true }
 -- IIX 322 M, 3DC 592 M (8 x default's 74 M), SRAD2 1.16 G, BP 113 M (= default); past 1.5 G at paper size: SYRK,
 -- SYR2K, 2MM, 3MM, FD (PolyBench's N = 1024 / 2048 / 2048 / 512 / 2048), SRAD1, SC, LBM, KMN; PF's paper input is
 -- 54 M. At default: SYRK 21 M, SYR2K 14 M and FD 42 M lie below the range, the others in it; those three take
--- the size `oaws` (the smallest power-of-two N above default whose run lies in the range: 256, 256, 1024).
+-- the size `mid` (the smallest power-of-two N above default whose run lies in the range: 256, 256, 1024).
 local FULL_PAPER = { ATAX = "paper", BICG = "paper", MVT = "paper", GES = "paper", BFS = "paper", SPMV = "paper",
                      IIX = "paper", ["3DC"] = "paper", SRAD2 = "paper", BP = "paper",
-                     SYRK = "oaws", SYR2K = "oaws", FD = "oaws" }
+                     SYRK = "mid", SYR2K = "mid", FD = "mid" }
 
 local ONLY
 if only then
