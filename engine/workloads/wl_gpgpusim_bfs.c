@@ -7,8 +7,9 @@
  *  - MAX_THREADS_PER_BLOCK 256 (Rodinia: 512), tid = blockIdx.x * 256 + threadIdx.x;
  *  - device arrays nodes (8 B Node {starting, no_of_edges}), edges, mask, visited, cost, over (Rodinia adds the
  *    updating mask);
- *  - the shipped input data/graph65536.txt: 65,536 nodes, 393,216 stored edges (6 per node, uniform random
- *    targets, degrees 1..~20 as a Poisson(6)), source 0: the graph mw_wl_bfs_graph draws at n = 65,536, avg 6.
+ *  - the shipped input data/graph65536.txt: 65,536 nodes, 393,216 stored edges (6 per node on average, random
+ *    targets, degrees 1 to about 20), source 0; stood in for by the graph mw_wl_bfs_graph draws at n = 65,536,
+ *    avg 6 (random pairs: a few nodes without an edge, which the file does not seem to have).
  *
  * Which threads see a neighbour's mask or visited flag set within one launch is a race in the CUDA source. The
  * model takes the order every resident warp has: a thread's mask load and its mask/visited stores are its first
