@@ -108,7 +108,7 @@ static void test_hand_graph(void **state)
     E(L, 0x120, ALU, m, 0), E(L, 0x130, LD_GLOBAL, m, UNPACK A), E(L, 0x140, LD_GLOBAL, m, UNPACK B),        \
         E(L, 0x150, ALU, m, 0), E(L, 0x160, BRANCH, m, 0)
     static const struct rec want[] = {
-        /* launch 0: only node 0 (lane 0) is masked; its edges 0, 1 lead to 1 and 2, both unvisited */
+        /* launch 0: only node 0 (lane 0) is masked; its edges 0, 1 go to 1 and 2, both unvisited */
         OPEN(0),
         E(0, 0x40, ST_GLOBAL, 0x01, MASK), E(0, 0x50, ST_GLOBAL, 0x01, VISITED), E(0, 0x60, LD_GLOBAL, 0x01, NODES),
         E(0, 0x70, LD_GLOBAL, 0x01, NODES + 4), E(0, 0x80, ALU, 0x01, 0), E(0, 0x90, BRANCH, 0x01, 0),
@@ -121,7 +121,7 @@ static void test_hand_graph(void **state)
         E(0, 0x100, ST_GLOBAL, 0x01, MASK + 2), E(0, 0x110, ST_GLOBAL, 0x01, OVER),
         BOTTOM(0, 0x01, (NODES + 4), (NODES)),
         E(0, 0x170, EXIT, 0x3f, 0),
-        /* launch 1: nodes 1, 2 (lanes 1, 2; Node entries at 8 and 16); edges 2 and 4 both lead back to visited 0,
+        /* launch 1: nodes 1, 2 (lanes 1, 2; Node entries at 8 and 16); edges 2 and 4 both go back to visited 0,
          * edges 3 and 5 both to 3 (level 2): both lanes read cost[tid] and write cost[3], mask[3], over */
         OPEN(1),
         E(1, 0x40, ST_GLOBAL, 0x06, 0, MASK + 1, MASK + 2), E(1, 0x50, ST_GLOBAL, 0x06, 0, VISITED + 1, VISITED + 2),
