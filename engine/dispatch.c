@@ -61,7 +61,10 @@ static void occupancy_end(struct mw_sim *s)
     g->occ_cycles += cyc;
     g->occ_reg_cycles += cyc * regs;
     g->occ_cta_reg_cycles += cyc * g->occ_cta_regs;
+    g->occ_warp_reg_cycles += cyc * (g->occ_cta_regs / g->occ_cta_warps); /* registers are allocated per warp */
+    uint64_t warps = (uint64_t)g->occ_ctas * g->occ_cta_warps;
     bool first = g->occ_kernels++ == 0;
+    if (first || warps < g->occ_warps_min) g->occ_warps_min = warps;
     if (first || regs > g->occ_regs_max) g->occ_regs_max = regs;
     if (first || regs < g->occ_regs_min) g->occ_regs_min = regs;
     if (first || g->occ_ctas < g->occ_ctas_min) g->occ_ctas_min = g->occ_ctas;
@@ -109,6 +112,7 @@ int mw_dispatch_kernels(struct mw_sim *s, struct mw_err *e)
         s->gst.occ_kernel_start = mw_core_now(s);
         s->gst.occ_ctas = mw_occupancy(c, &s->kern);
         s->gst.occ_cta_regs = (uint32_t)regs;
+        s->gst.occ_cta_warps = nw;
         if (mw_wants(s, MW_EV_KERNEL_START)) {
             struct mw_event ev = {.kind = MW_EV_KERNEL_START, .value = s->kern.id, .cycle = mw_core_now(s)};
             mw_emit(s, &ev);

@@ -534,6 +534,10 @@ int mw_sim_stats(struct mw_sim *s, struct mw_stat_list *out, bool per_instance)
                          "registers one CTA allocates, mean weighted by kernel cycles", "reg");
         mw_stat_list_add(out, "gpu.occ_ctas_min", (double)g->occ_ctas_min,
                          "the fewest CTAs per SM at maximum occupancy of any finished kernel", "CTA");
+        mw_stat_list_add(out, "gpu.occ_warp_regs", ratio((double)g->occ_warp_reg_cycles, (double)g->occ_cycles),
+                         "registers one warp allocates, mean weighted by kernel cycles", "reg");
+        mw_stat_list_add(out, "gpu.occ_warps_min", (double)g->occ_warps_min,
+                         "the fewest warps per SM at maximum occupancy of any finished kernel", "warp");
     }
     mw_stat_list_add(out, "clock.icnt_cycles", (double)s->clk[MW_CLK_ICNT].cycle, "interconnect cycles", "icnt cycles");
     mw_stat_list_add(out, "clock.l2_cycles", (double)s->clk[MW_CLK_L2].cycle, "L2 cycles", "L2 cycles");

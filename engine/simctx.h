@@ -28,8 +28,8 @@ struct mw_gpu_stats {
     /* maximum occupancy of each kernel from its launch facts and the SM's limits (dispatch.c, mw_occupancy):
      * over finished kernels, sums weighted by each kernel's core cycles, and the extremes */
     uint64_t occ_kernels, occ_kernel_start, occ_cycles, occ_reg_cycles, occ_cta_reg_cycles, occ_regs_min,
-        occ_regs_max, occ_ctas_min;
-    uint32_t occ_ctas, occ_cta_regs; /* the running kernel's */
+        occ_regs_max, occ_ctas_min, occ_warp_reg_cycles, occ_warps_min;
+    uint32_t occ_ctas, occ_cta_regs, occ_cta_warps; /* the running kernel's */
 };
 
 struct mw_sim {

@@ -170,7 +170,8 @@ end
 -- each kernel weighted by its cycles; the kernels' range beside it), the measured-peak SUR of the SVC run (CacheExt's
 -- L1D), and the registers Best-SWL's CTA limit leaves unused (DUR = registers at maximum occupancy - registers of the
 -- limit's CTAs, weighted alike; "-" where some kernel holds fewer CTAs than the limit, whose weighted sum the stats do
--- not give, and for a warp limit, whose unscheduled warps keep their registers allocated)
+-- not give; for a warp limit of N per scheduler, the registers of the warps past 4 N at maximum occupancy, the
+-- paper's "registers of inactive warps", exact when every kernel holds at least 4 N warps, gpu.occ_warps_min)
 local paper_sensitive = { S2 = true, GE = true, BI = true, KM = true, AT = true, S1 = true, MV = true, CF = true,
                           PF = true }
 local function motivation_table()
@@ -197,9 +198,13 @@ local function motivation_table()
     local peak = svc and svc.stats and svc.stats["policy.bundle.peak_reg_bytes"]
     local speak = peak and (256 * 1024 - peak) / 1024
     local lim, dur = best_limit[w] or "none", nil
+    local wl = lim:match("^w(%d+)$")
     if lim == "none" then dur = 0
     elseif tonumber(lim) and tonumber(lim) <= (st["gpu.occ_ctas_min"] or 0) then
       dur = kb(65536 - (st["gpu.sur_regs"] or 0) - tonumber(lim) * (st["gpu.occ_cta_regs"] or 0))
+    elseif wl and st["gpu.occ_warp_regs"] and 4 * tonumber(wl) <= (st["gpu.occ_warps_min"] or 0) then
+      -- a warp limit: the registers of the warps it leaves unscheduled (4 schedulers), weighted alike
+      dur = kb(65536 - (st["gpu.sur_regs"] or 0) - 4 * tonumber(wl) * st["gpu.occ_warp_regs"])
     end
     miss, c2r, share, sur, n = miss + mr, c2r + r2, share + sh, sur + s, n + 1
     sur_lo, sur_hi = math.min(sur_lo, s), math.max(sur_hi, s)

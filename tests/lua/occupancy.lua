@@ -34,4 +34,10 @@ assert(math.abs(st["gpu.sur_regs"] - sur) < 1e-6, string.format("gpu.sur_regs %.
 assert(st["gpu.sur_regs_min"] == 24576 and st["gpu.sur_regs_max"] == 59392, "the two kernels' SUR")
 assert(math.abs(st["gpu.occ_cta_regs"] - cta) < 1e-6, "registers per CTA")
 assert(st["gpu.occ_ctas_min"] == 2, "K2 holds 2 CTAs")
+-- per warp: K1 640 registers, K2 768 (21 x 32 = 672 rounded up to 128s); warps at maximum occupancy: K1 8 x 8 = 64,
+-- K2 2 x 4 = 8
+local wreg = (c1 * 640 + c2 * 768) / (c1 + c2)
+assert(math.abs(st["gpu.occ_warp_regs"] - wreg) < 1e-6,
+       string.format("gpu.occ_warp_regs %.6f, expected %.6f", st["gpu.occ_warp_regs"], wreg))
+assert(st["gpu.occ_warps_min"] == 8, "K2 holds 8 warps")
 print(string.format("ok  gpu.sur_regs %.1f = 65,536 - (%d x 40,960 + %d x 6,144) / %d", sur, c1, c2, c1 + c2))
