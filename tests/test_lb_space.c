@@ -1,7 +1,8 @@
 /* Linebacker's victim space over time (policies/linebacker.c, "victim space over time"; §5 Fig. 9 and §5.1 Fig. 10 of
  * the paper): what one SM's state gives (held, DUR, static, enabled VPs, VPs that fit above LRN) on hand-built
  * states, the time integration, and in runs the counters against an observer's log of the same run (CTA completions,
- * the backup's write acknowledgements) from which the expected sums are worked out. The policy file is included so
+ * the backup's write acknowledgements) from which the expected sums are worked out; and §2.3's streaming / reuse
+ * classification script on a Lua workload with known per-load numbers. The policy file is included so
  * that its pure functions can be called; its registration symbol gets its own name. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <cmocka.h>
 
 #include "policy_iface.h"
+#include "runcmd.h"
 
 #define MW_POLICY_FILE_ID linebacker_space_under_test
 #include "linebacker.c"
@@ -213,6 +215,22 @@ static void test_space_counters_throttled(void **st)
     mw_stat_list_fini(&l);
 }
 
+/* §2.3's classification (experiments/papers/linebacker_ws_monitor.lua) on a workload whose per-load numbers are
+ * worked out in tests/lua/lb_ws.lua: streaming loads, the top loads' reused working set and its one-load part, under
+ * each reading (inf_scope, reuse_by, top). */
+static void test_ws_classification(void **st)
+{
+    (void)st;
+    static char out[4096];
+    int rc = run_cmd("'" MW_BINARY "' tests/lua/lb_ws.lua", out, sizeof out);
+    if (rc) fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "ok  shared: 65 lines, 40 streaming, reused working set 24 lines (12 by one load)"));
+    assert_non_null(strstr(out, "ok  reuse_by top:"));
+    assert_non_null(strstr(out, "ok  own:"));
+    assert_non_null(strstr(out, "ok  top 6:"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_space_integration),
         cmocka_unit_test(test_space_counters_vc),
         cmocka_unit_test(test_space_counters_throttled),
+        cmocka_unit_test(test_ws_classification),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
