@@ -103,6 +103,7 @@ end
 
 return {
   name = "lb_ws",
+  budget = false, -- a window end walks every line an SM touched in it: tens of ms at default sizes
   params = { window = 50000, top = 4, stream_ratio = 0.95, inf_scope = "shared", reuse_by = "any" },
   events = { "kernel_start", "window", "l1d_hit", "l1d_miss" },
   start = function(m)
