@@ -22,7 +22,7 @@ local params = { window = tonumber(os.getenv("MW_WS_WINDOW") or "") or 50000,
 local apps = {
   { "S2", "polybench.syr2k" }, { "GE", "polybench.gesummv" }, { "BI", "polybench.bicg" }, { "KM", "rodinia.kmeans" },
   { "AT", "polybench.atax" }, { "S1", "polybench.syrk" }, { "MV", "polybench.mvt" }, { "CF", "rodinia.cfd" },
-  { "PF", "rodinia.particlefilter" },
+  { "PF", "rodinia.particlefilter" }, { "BG", "gpgpusim.bfs" },
   { "LI", "libor.libor" }, { "SR2", "rodinia.srad_v2" }, { "SP", "parboil.spmv" }, { "BR", "rodinia.bfs" },
   { "FD", "polybench.fdtd2d" }, { "GA", "rodinia.gaussian" }, { "2D", "polybench.2dconv" },
   { "SR1", "rodinia.srad_v1" }, { "HS", "rodinia.hotspot" },
