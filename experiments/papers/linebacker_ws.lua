@@ -30,7 +30,12 @@ local apps = {
 local only
 if arg[3] then
   only = {}
-  for l in arg[3]:gmatch("[^,]+") do only[l] = true end
+  local known = {}
+  for _, a in ipairs(apps) do known[a[1]] = true end
+  for l in arg[3]:gmatch("[^,]+") do
+    assert(known[l], "unknown app " .. l .. " (S2 GE BI KM AT S1 MV CF PF BG LI SR2 SP BR FD GA 2D SR1 HS)")
+    only[l] = true
+  end
 end
 -- the paper's per-app facts: F3's apps whose streaming data exceeds the L1D
 local paper_stream_over_l1 = { BI = true, LI = true, SR2 = true, ["2D"] = true, HS = true }
