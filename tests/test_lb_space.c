@@ -229,6 +229,7 @@ static void test_ws_classification(void **st)
     assert_non_null(strstr(out, "ok  reuse_by top:"));
     assert_non_null(strstr(out, "ok  own:"));
     assert_non_null(strstr(out, "ok  top 6:"));
+    assert_non_null(strstr(out, "ok  windows:"));
 }
 
 int main(void)

@@ -47,3 +47,29 @@ check("shared", {}, 65, 40, 24, 12, 1)
 check("reuse_by top", { reuse_by = "top" }, 65, 40, 20, 12, 1)
 check("own", { inf_scope = "own" }, 65, 52, 21, 13, 3)
 check("top 6", { top = 6 }, 65, 40, 25, 13, 1)
+
+-- Windows: the infinite cache is emptied at each window's start, and a kernel's start begins a window. Kernel 1 reads
+-- 10 lines twice (20 accesses, 10 misses: not streaming, 10 reused lines); kernel 2 reads the same 10 lines once:
+-- in its own window all 10 miss, so its load is streaming (10 lines) and it has no reused working set. Were the cache
+-- kept across the kernels, kernel 2's load would hit 10 of 10.
+do
+  local function line(i) return 0x10000000 + i * 128 end
+  local wl = { name = "lb_ws_windows", kernels = {
+    { name = "k1", grid = 1, block = 32, regs = 16,
+      warp = function(w) for _ = 1, 2 do for i = 0, 9 do w:ld(1, line(i)) end end end },
+    { name = "k2", grid = 1, block = 32, regs = 16,
+      warp = function(w) for i = 0, 9 do w:ld(2, line(i)) end end },
+  } }
+  local sim = mw.sim { config = "experiments/configs/linebacker.yaml", workload = wl, seed = 1, set = { "gpu.n_sms=1" } }
+  sim:policy("l1d_bypass", { impl = "lua", script = "experiments/papers/linebacker_ws_monitor.lua", window = 1000000 })
+  assert(sim:run() == true, "run did not complete")
+  local ex = sim:policy("l1d_bypass")
+  sim:close()
+  assert(#ex.smwin == 2, "SM-windows: " .. #ex.smwin)
+  local a, b = ex.smwin[1], ex.smwin[2]
+  assert(a.kernel == 1 and a.stream_lines == 0 and a.ws_lines == 10 and a.ws_single == 10,
+    string.format("kernel 1: streaming %d, reused %d (%d single)", a.stream_lines, a.ws_lines, a.ws_single))
+  assert(b.kernel == 2 and b.stream_lines == 10 and b.ws_lines == 0,
+    string.format("kernel 2: streaming %d, reused %d", b.stream_lines, b.ws_lines))
+  print("ok  windows: kernel 1 reused 10 lines, kernel 2 streams the same 10 lines in its own window")
+end
