@@ -310,7 +310,10 @@ struct lb_state {
     struct rfb_sm *rfb;      /* per SM, NULL without a bank model */
     struct rfb_count rfc;
     int c_rf_reads, c_rf_conf, c_rf_acc, c_rf_aconf, c_rf_wait;
+    struct lb_space *space;  /* victim-space accounting (F9, F10), the block "victim space over time" below */
 };
+static int lb_space_create(struct mw_policy_inst *pi);
+static void lb_space_destroy(struct lb_state *st);
 
 static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
 {
@@ -344,6 +347,7 @@ static int lb_create(struct mw_policy_inst *pi, struct mw_err *e)
                                      "backup reads, restore writes");
     st->c_rf_aconf = mw_policy_counter(pi, "rf_cache_conflicts", "rf_cache_accesses that waited for their bank");
     st->c_rf_wait = mw_policy_counter(pi, "rf_cache_wait", "core cycles rf_cache_accesses waited for their banks");
+    if (lb_space_create(pi)) return -1;
     return 0;
 }
 static void lb_destroy(struct mw_policy_inst *pi)
@@ -354,6 +358,7 @@ static void lb_destroy(struct mw_policy_inst *pi)
         for (int i = 0; i < st->nsms; i++) free(st->sm[i].vtt.e);
     free(st->sm);
     free(st->rfb);
+    lb_space_destroy(st);
     free(st);
     pi->state = NULL;
 }
@@ -643,7 +648,7 @@ static void note_peak(struct mw_policy_inst *pi, int sm)
         c->l1d.size_bytes, (int64_t)mw_sm_registers(pi->sim) * 4, used * 4, c->l1d.assoc, c->l1d.line_bytes);
 }
 
-static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
+static void lb_event_core(struct mw_policy_inst *pi, const struct mw_event *ev)
 {
     struct lb_state *st = pi->state;
     const struct lb_params *p = pi->params;
@@ -702,6 +707,153 @@ static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
         break;
     default: break;
     }
+}
+
+/* ---- victim space over time (§5 Fig. 9, §5.1 Fig. 10) ------------------------------------------------------------
+ * Time-weighted sums, per SM, of the register space Linebacker could use as victim storage, accounted when it changes
+ * (a CTA launched or done, a backup or restore line, a window end, a kernel start) and at the run's end; summed over
+ * the SM-cycles in which the SM holds a CTA (resident, throttled or not). In bytes:
+ *   held   = the register blocks of CTAs not backed up (resident and running, throttled with the backup under way, or
+ *            being restored);
+ *   DUR    = the blocks of throttled CTAs whose backup completed (C = 1): the dynamically unused registers;
+ *   static = the RF - held - DUR: registers no CTA holds (statically unused, empty CTA slots included);
+ *   VP     = the VPs enabled (victim storage in use: 0 while monitoring or disabled);
+ *   fit    = the VPs whose Eq. 2 range lies above LRN and inside the RF whatever the mode: the victim-usable bytes at
+ *            the VP granularity (sets x vp_ways x 128 B), F10's numerator; F10 = fit / (static + DUR).
+ * The averages are sum / space_sm_cycles (the paper: "the sum of dynamic unused space in each cycle by total execution
+ * cycles"). The SM-kernels whose monitoring ended with a selection, and those that ended by window 2 (Fig. 9's
+ * "within two periods"), are counted at the window end that selects. */
+struct lb_space_sm {
+    uint64_t last;                                /* cycle the rates below hold from */
+    uint64_t held, dur, stat, vp, fit;            /* bytes now */
+    bool busy;                                    /* holds a CTA */
+    int mode_before;                              /* the SM's mode before a window end */
+};
+struct lb_space_now {
+    uint64_t held, dur, stat, vp, fit;
+    bool busy;
+};
+struct lb_space {
+    int c_cycles, c_dur, c_stat, c_vp, c_fit, c_held, c_selsk, c_sel2;
+    int nsms;
+    struct lb_space_sm *sm;
+};
+
+/* What one SM's state gives now (pure: tests call it on hand-built states). */
+static struct lb_space_now lb_space_of(const struct lb_sm *m, int max_ctas, int wregs, int nvp, int rn_offset)
+{
+    struct lb_space_now r = {0};
+    uint64_t blk = (uint64_t)m->cta_wregs * 128u;
+    int nheld = 0, ndur = 0;
+    for (int c = 0; c < max_ctas; c++) {
+        nheld += m->blk[c] >= 0;
+        ndur += m->cta[c].throttled && m->cta[c].backed && m->blk[c] < 0;
+        r.busy |= m->blk[c] >= 0 || m->cta[c].throttled;
+    }
+    uint64_t rf = (uint64_t)wregs * 128u, vpb = (uint64_t)m->vtt.sets * (uint64_t)m->vtt.vp_ways * 128u;
+    r.held = (uint64_t)nheld * blk;
+    r.dur = (uint64_t)ndur * blk;
+    r.stat = rf > r.held + r.dur ? rf - r.held - r.dur : 0;
+    r.vp = m->mode == LB_MODE_ON ? (uint64_t)__builtin_popcount(m->vps) * vpb : 0;
+    r.fit = (uint64_t)__builtin_popcount(lb_vps_above(sm_lrn(m, max_ctas), rn_offset, m->vtt.sets, m->vtt.vp_ways,
+                                                      nvp, wregs)) * vpb;
+    return r;
+}
+/* Accrue the SM's current rates from their start to `now`, then take new ones. */
+static void lb_space_advance(struct lb_space_sm *a, uint64_t now, const struct lb_space_now *n, uint64_t *sums)
+{
+    if (a->busy && now > a->last) {
+        uint64_t dt = now - a->last;
+        sums[0] += dt, sums[1] += a->dur * dt, sums[2] += a->stat * dt, sums[3] += a->vp * dt, sums[4] += a->fit * dt;
+        sums[5] += a->held * dt;
+    }
+    a->last = now;
+    a->busy = n->busy;
+    a->held = n->held, a->dur = n->dur, a->stat = n->stat, a->vp = n->vp, a->fit = n->fit;
+}
+static int lb_space_create(struct mw_policy_inst *pi)
+{
+    struct lb_state *st = pi->state;
+    struct lb_space *sp = calloc(1, sizeof *sp);
+    if (!sp) return -1;
+    st->space = sp;
+    sp->c_cycles = mw_policy_counter(pi, "space_sm_cycles", "SM-cycles in which the SM held a CTA (the averages' base)");
+    sp->c_dur = mw_policy_counter(pi, "dur_byte_cycles",
+                                  "register bytes of throttled CTAs whose backup completed (DUR) x cycles, summed over SMs");
+    sp->c_stat = mw_policy_counter(pi, "sur_byte_cycles",
+                                   "register bytes no CTA holds (statically unused) x cycles, summed over SMs");
+    sp->c_vp = mw_policy_counter(pi, "vp_byte_cycles", "bytes of the enabled VPs x cycles, summed over SMs");
+    sp->c_fit = mw_policy_counter(pi, "vp_fit_byte_cycles",
+                                  "bytes of the VPs that fit above LRN (any mode) x cycles, summed over SMs");
+    sp->c_held = mw_policy_counter(pi, "held_byte_cycles", "register bytes held by CTAs not backed up x cycles");
+    sp->c_selsk = mw_policy_counter(pi, "selected_sm_kernels", "SM-kernels whose monitoring ended with a selection");
+    sp->c_sel2 = mw_policy_counter(pi, "selected_by_window2", "of those, SM-kernels that selected by window 2");
+    return 0;
+}
+static void lb_space_destroy(struct lb_state *st)
+{
+    if (!st->space) return;
+    free(st->space->sm);
+    free(st->space);
+}
+static int lb_space_alloc(struct lb_state *st)
+{
+    struct lb_space *sp = st->space;
+    if (!sp->sm) {
+        sp->sm = calloc((size_t)st->nsms, sizeof *sp->sm);
+        if (!sp->sm) abort(); /* a few words per SM */
+        sp->nsms = st->nsms;
+    }
+    return 0;
+}
+static void lb_space_note(struct mw_policy_inst *pi, int sm)
+{
+    struct lb_state *st = pi->state;
+    const struct lb_params *p = pi->params;
+    struct lb_space *sp = st->space;
+    if (!sp || !st->sm || sm < 0 || sm >= st->nsms || lb_space_alloc(st)) return;
+    struct lb_space_now n = lb_space_of(&st->sm[sm], st->max_ctas, st->wregs, st->nvp, (int)p->rn_offset);
+    uint64_t sums[6] = {0};
+    lb_space_advance(&sp->sm[sm], mw_now(pi->sim), &n, sums);
+    mw_policy_count(pi, sp->c_cycles, sums[0]);
+    mw_policy_count(pi, sp->c_dur, sums[1]);
+    mw_policy_count(pi, sp->c_stat, sums[2]);
+    mw_policy_count(pi, sp->c_vp, sums[3]);
+    mw_policy_count(pi, sp->c_fit, sums[4]);
+    mw_policy_count(pi, sp->c_held, sums[5]);
+}
+/* The events that change what lb_space_of sees; the others (L1D hits, misses, stores) only pass through. */
+static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
+{
+    struct lb_state *st = pi->state;
+    bool on = st->sm && st->space && !lb_space_alloc(st);
+    if (on && ev->kind == MW_EV_WINDOW)
+        for (int i = 0; i < st->nsms; i++) st->space->sm[i].mode_before = st->sm[i].mode;
+    lb_event_core(pi, ev);
+    if (!on) return;
+    switch (ev->kind) {
+    case MW_EV_WINDOW:
+        for (int i = 0; i < st->nsms; i++)
+            if (st->space->sm[i].mode_before == LB_MODE_MON && st->sm[i].mode == LB_MODE_ON && st->sm[i].sel) {
+                mw_policy_count(pi, st->space->c_selsk, 1);
+                if (st->sm[i].win - (int)((const struct lb_params *)pi->params)->monitor_skip <= 2)
+                    mw_policy_count(pi, st->space->c_sel2, 1);
+            }
+        /* fall through */
+    case MW_EV_KERNEL_START:
+        for (int i = 0; i < st->nsms; i++) lb_space_note(pi, i);
+        break;
+    case MW_EV_CTA_LAUNCH:
+    case MW_EV_CTA_DONE:
+    case MW_EV_INJECT_DONE: lb_space_note(pi, ev->sm); break;
+    default: break;
+    }
+}
+static void lb_finish(struct mw_policy_inst *pi)
+{
+    struct lb_state *st = pi->state;
+    if (!st->sm) return;
+    for (int i = 0; i < st->nsms; i++) lb_space_note(pi, i);
 }
 
 /* ---- replacement member: HPC per line, VTT fed by L1D victims, victim_probe ---- */
@@ -811,7 +963,8 @@ static const struct mw_bundle_ops linebacker = {
              .events = MW_EVB(MW_EV_KERNEL_START) | MW_EVB(MW_EV_WINDOW) | MW_EVB(MW_EV_L1D_HIT) |
                        MW_EVB(MW_EV_L1D_MISS) | MW_EVB(MW_EV_L1D_STORE) | MW_EVB(MW_EV_CTA_LAUNCH) |
                        MW_EVB(MW_EV_CTA_DONE) | MW_EVB(MW_EV_INJECT_DONE),
-             .create = lb_create, .destroy = lb_destroy, .on_event = lb_event, .start = lb_start},
+             .create = lb_create, .destroy = lb_destroy, .on_event = lb_event, .start = lb_start,
+             .finish = lb_finish},
     .members = {[MW_PT_WARP_SCHED] = &lb_sched.base, [MW_PT_REPLACEMENT] = &lb_repl.base,
                 [MW_PT_CTA_THROTTLE] = &lb_cta.base},
 };
