@@ -14,6 +14,7 @@
 #include "sim.h"
 
 enum { LB_FULL = 0, LB_SVC, LB_VC };
+enum { LB_VP_ALL = 0, LB_VP_DUR }; /* where VPs may live (param vp_space) */
 #define LB_VARIANTS "lb|svc|vc"
 #define LB_LM 32        /* Load Monitor entries: one per 5-bit hashed PC */
 #define LB_MAXCTA 64    /* hardware CTA slots the policy tracks (sm.max_ctas is at most 64) */
@@ -35,6 +36,7 @@ struct lb_params {
     int64_t rf_banks;     /* register-file banks (0: no bank model) */
     bool rf_bank_warp_skew; /* operand bank = (register + warp) mod banks */
     int64_t monitor_skip; /* windows after a kernel's start before the LM's window 1 (a measurement; 0 = §3.2) */
+    int vp_space;         /* LB_VP_ALL: any register above LRN; LB_VP_DUR: only registers CTAs hold (LB+CacheExt) */
 };
 #define P(f, t, d, lo, hi, ch, h) MW_PARAM(struct lb_params, f, t, d, lo, hi, ch, h)
 static const struct mw_param_desc lb_params_desc[] = {
@@ -75,6 +77,10 @@ static const struct mw_param_desc lb_params_desc[] = {
     P(monitor_skip, MW_PP_INT, "0", 0, 1000000, NULL,
       "(a measurement, not the paper's) windows after a kernel's start that the Load Monitor lets pass (the VTT fed, "
       "the counts dropped) before its window 1; 0 = monitoring from the kernel's start (§3.2)"),
+    P(vp_space, MW_PP_ENUM, "all", 0, 0, "all|dur",
+      "where VPs may live: all = any register above the last one in use (SUR + DUR, §4); dur = only registers the "
+      "SM's CTAs hold that throttling freed (DUR), a VP enabled once its whole range lies above LRN and within the "
+      "allocated registers: LB+CacheExt (§5.5), where the SUR is the enlarged L1D"),
 };
 #undef P
 
@@ -238,6 +244,27 @@ static uint32_t lb_vps_above(int lrn, int offset, int sets, int vp_ways, int nvp
         if (first > lrn && last < wregs) m |= 1u << n;
     }
     return m;
+}
+
+/* The VPs whose whole register range lies above lrn and at or below top (the last warp register they may use). */
+static uint32_t lb_vps_between(int lrn, int top, int offset, int sets, int vp_ways, int nvp)
+{
+    uint32_t m = 0;
+    int per = sets * vp_ways;
+    for (int n = 0; n < nvp; n++) {
+        int first = lb_rn(offset, n, sets, vp_ways, 0, 0), last = first + per - 1;
+        if (first > lrn && last <= top) m |= 1u << n;
+    }
+    return m;
+}
+
+/* The VPs enabled with LRN lrn: vp_space all, those above lrn inside the register file (wregs warp registers);
+ * dur, those above lrn and inside the alloc warp registers the SM's CTAs hold (throttled ones included): only
+ * registers throttling freed, never the SUR above them. */
+static uint32_t lb_vp_mask(int vp_space, int lrn, int alloc, int wregs, int offset, int sets, int vp_ways, int nvp)
+{
+    if (vp_space == LB_VP_DUR) return lb_vps_between(lrn, alloc - 1, offset, sets, vp_ways, nvp);
+    return lb_vps_above(lrn, offset, sets, vp_ways, nvp, wregs);
 }
 
 /* Register blocks of #reg warp registers: blk[c] is the block CTA slot c holds, -1 if none. The lowest block no slot
@@ -441,9 +468,9 @@ static void sm_update_vps(struct lb_state *st, const struct lb_params *p, struct
 {
     struct lb_sm *m = &st->sm[sm];
     if (m->mode != LB_MODE_ON) return;
-    (void)s;
-    uint32_t now = lb_vps_above(sm_lrn(m, st->max_ctas), (int)p->rn_offset, m->vtt.sets, m->vtt.vp_ways,
-                                st->nvp, st->wregs);
+    int alloc = p->vp_space == LB_VP_DUR ? (int)((mw_sm_registers(s) - mw_sm_free_regs(s, sm)) / 32) : st->wregs;
+    uint32_t now = lb_vp_mask(p->vp_space, sm_lrn(m, st->max_ctas), alloc, st->wregs, (int)p->rn_offset,
+                              m->vtt.sets, m->vtt.vp_ways, st->nvp);
     uint32_t off = m->vps & ~now;
     for (int vp = 0; vp < st->nvp; vp++)
         if (off >> vp & 1u) vtt_clear_vp(&m->vtt, vp); /* registers taken back: their lines are overwritten */
