@@ -89,6 +89,23 @@ for _, kb in ipairs(l1_sizes) do
 end
 policies[#policies + 1] = { name = "Baseline@192K", set = { "l1d.size_bytes=192K" } }
 
+-- Fig. 15 (§5.5): PCAL+CERF is PCAL's bundle with the CERF bundle (RF banks, as Fig. 12's CERF) as policies.bundle2,
+-- PCAL+SVC PCAL's bundle with Linebacker's SVC (the cta_throttle both fill takes the smaller limit); quick mode adds
+-- PCAL+CERF with replacement cerf (no RF bank model): what the bank counting changes. Baseline+SVC is the Victim
+-- Caching run (A6), LB Throttling+SVC, Baseline+CacheExt CacheExt; LB+CacheExt and Best-SWL+CacheExt run below
+if not motiv_only then
+  policies[#policies + 1] = { name = "PCAL+CERF", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window,
+                                                          "policies.bundle2=cerf" } }
+  policies[#policies + 1] = { name = "PCAL+SVC", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window,
+                                                         "policies.bundle2=linebacker", "policies.bundle2.variant=svc",
+                                                         "policies.bundle2.window=" .. window } }
+  if mode == "quick" then
+    policies[#policies + 1] = { name = "PCAL+CERF-repl", set = { "policies.bundle=pcal",
+                                                                 "policies.bundle.window=" .. window,
+                                                                 "policies.replacement=cerf" } }
+  end
+end
+
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 local jobs = tonumber(os.getenv("MW_JOBS") or "") or 1
 local res = X.run {
@@ -414,6 +431,100 @@ do
       .. "LB %.3f  CERF %.3f", w, dram(st) > 0 and 100 * br / dram(st) or 0, share(st), share(cs),
       (r and rn and rn.value and rn.value > 0) and r.value / rn.value or 0,
       (c and cn and cn.value and cn.value > 0) and c.value / cn.value or 0)
+  end
+  print(table.concat(l, "\n"))
+  print()
+end
+
+-- Fig. 15 (§5.5) and §2.4's Best-SWL+CacheExt, per app with the CacheExt L1D of its SVC run: LB+CacheExt keeps
+-- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now); Best-SWL+CacheExt adds the
+-- app's Best-SWL CTA limit (where Best-SWL is the baseline, it is the CacheExt run)
+for _, w in ipairs(workloads) do
+  local n, lim = l1d_of[w.label], best_limit[w.label]
+  if n then
+    local l = lb("lb")
+    l[#l + 1] = "policies.bundle.vp_space=dur"
+    l[#l + 1] = "l1d.size_bytes=" .. n
+    local ps = { { name = "LB+CacheExt", set = l } }
+    if lim and lim ~= "none" then
+      ps[#ps + 1] = { name = "Best-SWL+CacheExt", set = { "l1d.size_bytes=" .. n, "policies.cta_throttle=static",
+                                                          "policies.cta_throttle.max_ctas=" .. lim } }
+    end
+    local r = X.run {
+      workloads = { w }, policies = ps, config = "experiments/configs/linebacker.yaml", size = size, seed = 1,
+      metric = "gpu.ipc", store = out .. "/results.db", jobs = 1,
+    }
+    for _, x in ipairs(r.rows) do res.rows[#res.rows + 1] = x end
+    local ce = row(w.label, "CacheExt")
+    if ce and not (lim and lim ~= "none") then
+      local c = {}
+      for k, v in pairs(ce) do c[k] = v end
+      c.policy = "Best-SWL+CacheExt"
+      res.rows[#res.rows + 1] = c
+    end
+  end
+end
+local f15 = { { "Victim Caching", "Baseline+SVC" }, { "PCAL+CERF" }, { "PCAL+SVC" }, { "Throttling+SVC", "LB" },
+              { "LB+CacheExt" }, { "CacheExt", "Baseline+CacheExt" }, { "Best-SWL+CacheExt" } }
+local f15names = {}
+for _, c in ipairs(f15) do f15names[#f15names + 1] = c[1] end
+local fig15 = X.normalize(derived(f15names, true), "Best-SWL")
+for _, c in ipairs(f15) do
+  if c[2] then
+    for _, r in ipairs(fig15.rows) do if r.policy == c[1] then r.policy = c[2] end end
+    for i, n in ipairs(fig15.policies) do if n == c[1] then fig15.policies[i] = c[2] end end
+  end
+end
+figure(fig15, "fig15", "Fig. 15: combinations, IPC normalized to Best-SWL", "norm")
+do -- geometric means of value ratios over the apps that have both runs
+  local function gm(p, q)
+    local s, n = 0, 0
+    for _, w in ipairs(res.workloads) do
+      local a, b = row(w, p), q == "Best-SWL" and nil or row(w, q)
+      if q == "Best-SWL" then
+        b = row(w, "Baseline")
+        for _, k in ipairs(swl) do
+          local r = row(w, "SWL" .. k)
+          if r and r.value and b and b.value and r.value > b.value then b = r end
+        end
+      end
+      if a and b and a.value and b.value and a.value > 0 and b.value > 0 then
+        s, n = s + math.log(a.value / b.value), n + 1
+      end
+    end
+    return n > 0 and math.exp(s / n) or 0, n
+  end
+  local pc = function(x) return string.format("%+.1f %%", 100 * (x - 1)) end
+  local l = { "Fig. 15 beside the paper (GMEAN, over Best-SWL unless said):" }
+  local rows = {
+    { "Baseline+SVC (= Victim Caching, A6)", "Victim Caching", "Best-SWL", "paper: below LB" },
+    { "PCAL+CERF", "PCAL+CERF", "Best-SWL", "paper +21.3 %" },
+    { "PCAL+CERF over CERF", "PCAL+CERF", "CERF", "paper +1.7 %" },
+    { "PCAL+SVC", "PCAL+SVC", "Best-SWL", "paper +25.1 %" },
+    { "PCAL+SVC over LB", "PCAL+SVC", "Throttling+SVC", "paper -4.1 %" },
+    { "LB", "Throttling+SVC", "Best-SWL", "paper +29.0 %" },
+    { "LB+CacheExt", "LB+CacheExt", "Best-SWL", "paper +41.9 %" },
+    { "LB+CacheExt over LB with all VPs' space (LB)", "LB+CacheExt", "Throttling+SVC", "" },
+    { "Baseline+CacheExt", "CacheExt", "Best-SWL", "paper +33.3 %" },
+    { "Best-SWL+CacheExt", "Best-SWL+CacheExt", "Best-SWL", "paper +53.0 %" },
+    { "Best-SWL over the baseline (§2.4)", "Best-SWL", "Baseline", "paper +11.5 %" },
+    { "CacheExt over the baseline (§2.4)", "CacheExt", "Baseline", "paper +54.3 %" },
+    { "Best-SWL+CacheExt over the baseline (§2.4)", "Best-SWL+CacheExt", "Baseline", "paper +77.0 %" },
+  }
+  if mode == "quick" then
+    rows[#rows + 1] = { "PCAL+CERF (bundle, RF banks) over PCAL+CERF (replacement cerf, no banks)", "PCAL+CERF",
+                        "PCAL+CERF-repl", "" }
+  end
+  for _, r in ipairs(rows) do
+    local v, n
+    if r[2] == "Best-SWL" then -- Best-SWL over the baseline: the inverse of the baseline over Best-SWL
+      local x
+      x, n = gm("Baseline", "Best-SWL")
+      v = x > 0 and 1 / x or 0
+    else
+      v, n = gm(r[2], r[3])
+    end
+    l[#l + 1] = string.format("  %-72s %9s  (%d apps)  %s", r[1], n > 0 and pc(v) or "-", n, r[4])
   end
   print(table.concat(l, "\n"))
   print()
