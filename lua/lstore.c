@@ -242,7 +242,6 @@ static int l_key(lua_State *L)
     }
     for (int p = 0; p < MW_POLICY_POINTS; p++) {
         const struct mw_policy_choice *ch = &cfg->policy[p];
-        if (p == MW_SLOT_BUNDLE2 && !mw_config_slot_chosen(cfg, p)) continue; /* keys made before bundle2 stay */
         sha_fmt(&s, "policy%d=%s", p, ch->impl);
         if (ch->script[0]) sha_file(&s, ch->script);
         for (int i = 0; i < ch->nparams; i++) sha_fmt(&s, "%s=%s", ch->params[i].key, ch->params[i].value);

@@ -437,8 +437,16 @@ do
 end
 
 -- Fig. 15 (§5.5) and §2.4's Best-SWL+CacheExt, per app with the CacheExt L1D of its SVC run: LB+CacheExt keeps
--- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now); Best-SWL+CacheExt adds the
--- app's Best-SWL CTA limit (where Best-SWL is the baseline, it is the CacheExt run)
+-- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now); Best-SWL+CacheExt is the
+-- CacheExt L1D with the CTA limit Best-SWL chose at 48 KB (the CacheExt run where that is no limit), and
+-- Best-SWL(CacheExt) the oracle searched again with the CacheExt L1D: the fastest of CacheExt and CacheExt with
+-- 1, 2, 4, 8 CTAs per SM (§2.4 does not say which of the two it measured)
+local function copy_as(r, name)
+  local c = {}
+  for k, v in pairs(r) do c[k] = v end
+  c.policy = name
+  res.rows[#res.rows + 1] = c
+end
 for _, w in ipairs(workloads) do
   local n, lim = l1d_of[w.label], best_limit[w.label]
   if n then
@@ -446,9 +454,9 @@ for _, w in ipairs(workloads) do
     l[#l + 1] = "policies.bundle.vp_space=dur"
     l[#l + 1] = "l1d.size_bytes=" .. n
     local ps = { { name = "LB+CacheExt", set = l } }
-    if lim and lim ~= "none" then
-      ps[#ps + 1] = { name = "Best-SWL+CacheExt", set = { "l1d.size_bytes=" .. n, "policies.cta_throttle=static",
-                                                          "policies.cta_throttle.max_ctas=" .. lim } }
+    for _, k in ipairs(swl) do
+      ps[#ps + 1] = { name = "CacheExt+SWL" .. k, set = { "l1d.size_bytes=" .. n, "policies.cta_throttle=static",
+                                                           "policies.cta_throttle.max_ctas=" .. k } }
     end
     local r = X.run {
       workloads = { w }, policies = ps, config = "experiments/configs/linebacker.yaml", size = size, seed = 1,
@@ -456,16 +464,18 @@ for _, w in ipairs(workloads) do
     }
     for _, x in ipairs(r.rows) do res.rows[#res.rows + 1] = x end
     local ce = row(w.label, "CacheExt")
-    if ce and not (lim and lim ~= "none") then
-      local c = {}
-      for k, v in pairs(ce) do c[k] = v end
-      c.policy = "Best-SWL+CacheExt"
-      res.rows[#res.rows + 1] = c
+    local at = lim and lim ~= "none" and row(w.label, "CacheExt+SWL" .. lim) or ce
+    if at then copy_as(at, "Best-SWL+CacheExt") end
+    local best = ce
+    for _, k in ipairs(swl) do
+      local x = row(w.label, "CacheExt+SWL" .. k)
+      if x and x.value and (not best or not best.value or x.value > best.value) then best = x end
     end
+    if best then copy_as(best, "Best-SWL(CacheExt)") end
   end
 end
 local f15 = { { "Victim Caching", "Baseline+SVC" }, { "PCAL+CERF" }, { "PCAL+SVC" }, { "Throttling+SVC", "LB" },
-              { "LB+CacheExt" }, { "CacheExt", "Baseline+CacheExt" }, { "Best-SWL+CacheExt" } }
+              { "LB+CacheExt" }, { "CacheExt", "Baseline+CacheExt" }, { "Best-SWL+CacheExt" }, { "Best-SWL(CacheExt)" } }
 local f15names = {}
 for _, c in ipairs(f15) do f15names[#f15names + 1] = c[1] end
 local fig15 = X.normalize(derived(f15names, true), "Best-SWL")
@@ -510,6 +520,8 @@ do -- geometric means of value ratios over the apps that have both runs
     { "Best-SWL over the baseline (§2.4)", "Best-SWL", "Baseline", "paper +11.5 %" },
     { "CacheExt over the baseline (§2.4)", "CacheExt", "Baseline", "paper +54.3 %" },
     { "Best-SWL+CacheExt over the baseline (§2.4)", "Best-SWL+CacheExt", "Baseline", "paper +77.0 %" },
+    { "Best-SWL(CacheExt) over Best-SWL", "Best-SWL(CacheExt)", "Best-SWL", "paper +53.0 % (if this)" },
+    { "Best-SWL(CacheExt) over the baseline (§2.4)", "Best-SWL(CacheExt)", "Baseline", "paper +77.0 % (if this)" },
   }
   if mode == "quick" then
     rows[#rows + 1] = { "PCAL+CERF (bundle, RF banks) over PCAL+CERF (replacement cerf, no banks)", "PCAL+CERF",
