@@ -37,6 +37,7 @@ struct lb_params {
     bool rf_bank_warp_skew; /* operand bank = (register + warp) mod banks */
     int64_t monitor_skip; /* windows after a kernel's start before the LM's window 1 (a measurement; 0 = §3.2) */
     int vp_space;         /* LB_VP_ALL: any register above LRN; LB_VP_DUR: only registers CTAs hold (LB+CacheExt) */
+    int64_t vp_sets;      /* sets of the VTT and of each VP (0: the L1D's); L1D set x uses set x mod vp_sets */
 };
 #define P(f, t, d, lo, hi, ch, h) MW_PARAM(struct lb_params, f, t, d, lo, hi, ch, h)
 static const struct mw_param_desc lb_params_desc[] = {
@@ -81,6 +82,10 @@ static const struct mw_param_desc lb_params_desc[] = {
       "where VPs may live: all = any register above the last one in use (SUR + DUR, §4); dur = only registers the "
       "SM's CTAs hold that throttling freed (DUR), a VP enabled once its whole range lies above LRN and within the "
       "allocated registers: LB+CacheExt (§5.5), where the SUR is the enlarged L1D"),
+    P(vp_sets, MW_PP_INT, "0", 0, 4096, NULL,
+      "(inferred) sets of the VTT and of each VP: 0 = the L1D's (Eq. 2 as §4 gives it; 48 on the paper's machine, a "
+      "24 KB VP); N = VPs of N sets x vp_ways lines whatever the L1D, L1D set x using VP set x mod N (LB+CacheExt: "
+      "the paper's 24 KB VPs beside an L1D enlarged by the SUR)"),
 };
 #undef P
 
@@ -172,6 +177,8 @@ struct lb_vtt {
     struct lb_vent *e;
 };
 static inline struct lb_vent *vtt_at(struct lb_vtt *v, int set, int way) { return &v->e[set * v->ways + way]; }
+/* The VTT set of L1D set x (the identity when the VTT has the L1D's sets). */
+static inline int vtt_set(const struct lb_vtt *v, int x) { return x < v->sets ? x : x % v->sets; }
 static void vtt_clear(struct lb_vtt *v) { memset(v->e, 0, (size_t)v->sets * (size_t)v->ways * sizeof *v->e); }
 static void vtt_clear_vp(struct lb_vtt *v, int vp)
 {
@@ -407,7 +414,7 @@ static void lb_start(struct mw_policy_inst *pi)
     st->wregs = mw_sm_registers(s) / 32;
     st->max_ctas = mw_max_ctas(s) < LB_MAXCTA ? mw_max_ctas(s) : LB_MAXCTA;
     st->hit_latency = (int)mw_sim_config(s)->l1d.hit_latency;
-    int sets = mw_sim_l1d_sets(s), vw = (int)p->vp_ways, ways = (int)p->vtt_ways / vw * vw;
+    int sets = p->vp_sets ? (int)p->vp_sets : mw_sim_l1d_sets(s), vw = (int)p->vp_ways, ways = (int)p->vtt_ways / vw * vw;
     if (ways < vw) ways = vw;
     int room = st->wregs - (int)p->rn_offset;
     st->nvp = ways / vw;
@@ -697,10 +704,10 @@ static void lb_event(struct mw_policy_inst *pi, const struct mw_event *ev)
     case MW_EV_L1D_MISS:
         if (m->mode != LB_MODE_MON) break;
         if (ev->value) lm_count(m, ev->pc, p->merged_as_hit);
-        else lm_count(m, ev->pc, vtt_find(&m->vtt, NULL, ev->set, ev->addr, NULL) >= 0);
+        else lm_count(m, ev->pc, vtt_find(&m->vtt, NULL, vtt_set(&m->vtt, ev->set), ev->addr, NULL) >= 0);
         break;
     case MW_EV_L1D_STORE:
-        if (vtt_invalidate(&m->vtt, ev->set, ev->addr) && m->mode == LB_MODE_ON)
+        if (vtt_invalidate(&m->vtt, vtt_set(&m->vtt, ev->set), ev->addr) && m->mode == LB_MODE_ON)
             mw_policy_count(pi, st->c_store_inv, 1);
         break;
     case MW_EV_CTA_LAUNCH:
@@ -749,6 +756,7 @@ static void r_evicted(struct mw_policy_inst *pi, int sm, int set, int way, const
     if (cause != MW_EVICT_REPLACE || !st->sm || sm >= st->nsms) return;
     struct lb_sm *m = &st->sm[sm];
     unsigned h = l->meta ? *(const uint8_t *)l->meta : lb_hpc(l->pc);
+    set = vtt_set(&m->vtt, set);
     if (m->mode == LB_MODE_MON) {
         vtt_insert(&m->vtt, NULL, set, l->line); /* tag only */
     } else if (m->mode == LB_MODE_ON && (p->variant == LB_VC || (m->sel >> h & 1u))) {
@@ -770,6 +778,7 @@ static uint32_t r_probe(struct mw_policy_inst *pi, int sm, int set, uint64_t lin
     if (!st->sm || sm >= st->nsms) return 0;
     struct lb_sm *m = &st->sm[sm];
     if (m->mode != LB_MODE_ON || !m->vps) return 0;
+    set = vtt_set(&m->vtt, set);
     int probes = 0, w = vtt_find(&m->vtt, &m->vps, set, line, &probes);
     if (w < 0) return 0;
     vtt_at(&m->vtt, set, w)->lru = ++m->vtt.clock;

@@ -229,6 +229,13 @@ static void test_dur_vp_rule(void **state)
     assert_int_equal(lb_vp_mask(LB_VP_DUR, 191, 384, 2048, 0, 48, 4, 8), 0x2);
     assert_int_equal(lb_vp_mask(LB_VP_DUR, 192, 384, 2048, 0, 48, 4, 8), 0);
     assert_int_equal(lb_vp_mask(LB_VP_DUR, 191, 383, 2048, 0, 48, 4, 8), 0);
+    /* vp_sets 48 beside a 464-set L1D (CacheExt): L1D set x uses VTT set x mod 48 (463 = 9 x 48 + 31); with the
+     * L1D's own sets (vp_sets 0) it is the identity */
+    struct lb_vtt v48 = {.sets = 48}, v464 = {.sets = 464};
+    assert_int_equal(vtt_set(&v48, 47), 47);
+    assert_int_equal(vtt_set(&v48, 48), 0);
+    assert_int_equal(vtt_set(&v48, 463), 31);
+    assert_int_equal(vtt_set(&v464, 463), 463);
     /* nothing resident (LRN -1, alloc 0): no DUR, no VP; all: every VP */
     assert_int_equal(lb_vp_mask(LB_VP_DUR, -1, 0, 2048, 0, 48, 4, 8), 0);
     assert_int_equal(lb_vp_mask(LB_VP_ALL, -1, 0, 2048, 0, 48, 4, 8), 0xFF);

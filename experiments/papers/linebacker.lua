@@ -437,7 +437,8 @@ do
 end
 
 -- Fig. 15 (§5.5) and §2.4's Best-SWL+CacheExt, per app with the CacheExt L1D of its SVC run: LB+CacheExt keeps
--- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now); Best-SWL+CacheExt is the
+-- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now), in VPs of 24 KB (48 sets x 4
+-- ways, vp_sets=48: Eq. 2 with the enlarged L1D's sets would make one VP larger than the RF); Best-SWL+CacheExt is the
 -- CacheExt L1D with the CTA limit Best-SWL chose at 48 KB (the CacheExt run where that is no limit), and
 -- Best-SWL(CacheExt) the oracle searched again with the CacheExt L1D: the fastest of CacheExt and CacheExt with
 -- 1, 2, 4, 8 CTAs per SM (§2.4 does not say which of the two it measured)
@@ -452,6 +453,7 @@ for _, w in ipairs(workloads) do
   if n then
     local l = lb("lb")
     l[#l + 1] = "policies.bundle.vp_space=dur"
+    l[#l + 1] = "policies.bundle.vp_sets=48" -- the 48 KB L1D's sets: §4's 24 KB VPs beside the enlarged L1D
     l[#l + 1] = "l1d.size_bytes=" .. n
     local ps = { { name = "LB+CacheExt", set = l } }
     for _, k in ipairs(swl) do
