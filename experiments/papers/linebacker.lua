@@ -5,8 +5,9 @@
 -- 48 KB, L1D miss ratio, SUR per app beside Table 2's classes), and the motivation's Best-SWL and
 -- CacheExt normalized to the baseline (§2.4), with geometric means, on the paper's machine
 -- (experiments/configs/linebacker.yaml). CacheExt is the baseline with L1D enlarged by the app's statically unused
--- registers (SUR), the size the Linebacker bundle measures in the app's SVC run (policy.bundle.cacheext_l1d_bytes). Best-SWL is an oracle over static CTA limits: for each app the
--- fastest of 1, 2, 4, 8 resident CTAs per SM and no limit (the baseline). Table 2's apps as built-in models; the two
+-- registers (SUR), the size the Linebacker bundle measures in the app's SVC run (policy.bundle.cacheext_l1d_bytes).
+-- Best-SWL is an oracle over static limits: for each app the fastest of 1, 2, 4, 8 resident CTAs per SM, of the 1, 2,
+-- 4, 8 oldest warps per scheduler, and no limit (the baseline); MW_LB_SWL=cta or warp keeps one kind. Table 2's apps as built-in models; the two
 -- BFS versions the models do not have (CUDA SDK, GPGPU-Sim) are left out. Runs are kept in OUTDIR/results.db.
 -- Usage: moonwarp experiments/papers/linebacker.lua OUTDIR [quick|default|full] [S2,GE,...]   (the last: only these)
 --   MW_LB_MOTIVATION=1: only the motivation table's runs (the baseline, the static CTA limits of Best-SWL and the
@@ -41,7 +42,13 @@ for _, a in ipairs(apps) do
 end
 assert(#workloads > 0, "no app selected: labels are " .. "S2 GE BI KM AT S1 MV CF PF LI SR2 SP BR FD GA 2D SR1 HS")
 
-local swl = { 1, 2, 4, 8 }
+-- Best-SWL (A7: §2.4 calls it the best static warp count, §5 the best CTA count): MW_LB_SWL=cta takes the fastest
+-- of the static CTA limits (1, 2, 4, 8 CTAs per SM) and no limit, warp the fastest of the static warp limits (swl:
+-- the 1, 2, 4, 8 oldest warps per scheduler, 4-32 of the SM's 64) and no limit, both (the default) the fastest of all
+local swl_mode = os.getenv("MW_LB_SWL") or "both"
+assert(swl_mode == "cta" or swl_mode == "warp" or swl_mode == "both", "MW_LB_SWL: cta, warp or both")
+local swl = swl_mode ~= "warp" and { 1, 2, 4, 8 } or {}
+local swl_warps = swl_mode ~= "cta" and { 1, 2, 4, 8 } or {}
 -- the bundles as --set assignments: the preset names cta_throttle, l1d_bypass and replacement, which sim:policy
 -- would count as chosen explicitly
 local lb = function(variant)
@@ -53,6 +60,9 @@ end
 local policies = { { name = "Baseline", set = { "policies.bundle=rfbanks", "l1d.classify_misses=true" } } }
 for _, k in ipairs(swl) do
   policies[#policies + 1] = { name = "SWL" .. k, cta_throttle = { impl = "static", max_ctas = k } }
+end
+for _, k in ipairs(swl_warps) do
+  policies[#policies + 1] = { name = "SWLw" .. k, warp_scheduler = { impl = "swl", limit = k } }
 end
 local motiv_only = os.getenv("MW_LB_MOTIVATION") == "1"
 for _, p in ipairs(motiv_only and {} or {
@@ -150,6 +160,10 @@ local function derived(names, with_best)
         local r = row(w, "SWL" .. k)
         if r and r.value and (not best.value or r.value > best.value) then best, bestp = r, tostring(k) end
       end
+      for _, k in ipairs(swl_warps) do
+        local r = row(w, "SWLw" .. k)
+        if r and r.value and (not best.value or r.value > best.value) then best, bestp = r, "w" .. k end
+      end
       best_limit[w] = bestp
       local b = {}
       for k, v in pairs(best) do b[k] = v end
@@ -172,7 +186,7 @@ end
 -- each kernel weighted by its cycles; the kernels' range beside it), the measured-peak SUR of the SVC run (CacheExt's
 -- L1D), and the registers Best-SWL's CTA limit leaves unused (DUR = registers at maximum occupancy - registers of the
 -- limit's CTAs, weighted alike; "-" where some kernel holds fewer CTAs than the limit, whose weighted sum the stats do
--- not give)
+-- not give, and for a warp limit, whose unscheduled warps keep their registers allocated)
 local paper_sensitive = { S2 = true, GE = true, BI = true, KM = true, AT = true, S1 = true, MV = true, CF = true,
                           PF = true }
 local function motivation_table()
@@ -200,7 +214,7 @@ local function motivation_table()
     local speak = peak and (256 * 1024 - peak) / 1024
     local lim, dur = best_limit[w] or "none", nil
     if lim == "none" then dur = 0
-    elseif tonumber(lim) <= (st["gpu.occ_ctas_min"] or 0) then
+    elseif tonumber(lim) and tonumber(lim) <= (st["gpu.occ_ctas_min"] or 0) then
       dur = kb(65536 - (st["gpu.sur_regs"] or 0) - tonumber(lim) * (st["gpu.occ_cta_regs"] or 0))
     end
     miss, c2r, share, sur, n = miss + mr, c2r + r2, share + sh, sur + s, n + 1
@@ -264,7 +278,7 @@ print(X.table(fig12, { title = "Fig. 12: IPC normalized to Best-SWL" }))
 print()
 print(X.table(motiv, { title = "Motivation (§2.4): IPC normalized to the baseline" }))
 print()
-local lines = { "Best-SWL's CTA limit per app (none = the baseline was fastest); register hits / L1D accesses under LB:" }
+local lines = { "Best-SWL's limit per app (CTAs per SM, wN: N warps per scheduler; none = the baseline was fastest); register hits / L1D accesses under LB:" }
 for _, w in ipairs(res.workloads) do
   local r = row(w, "Throttling+SVC")
   local acc = r and r.stats and r.stats["l1d.accesses"] or 0
