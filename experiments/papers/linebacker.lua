@@ -1,6 +1,7 @@
 -- Linebacker (Oh et al., ISCA'19; spec/002_linebacker.md): Fig. 10 (VP associativity), Fig. 11 (Victim Caching,
 -- Selective Victim Caching, Throttling+SVC) and Fig. 12 (Linebacker, PCAL and CERF) normalized to Best-SWL, Fig. 13
--- (hit / miss / bypass / register-hit breakdown), Fig. 14 (L1D 16-128 KB, not in quick), Fig. 16 (RF bank conflicts)
+-- (hit / miss / bypass / register-hit breakdown), Fig. 14 (L1D 16-128 KB, not in quick), Fig. 15 (combinations:
+-- PCAL+CERF, PCAL+SVC, LB+CacheExt, with §2.4's Best-SWL+CacheExt) normalized to Best-SWL, Fig. 16 (RF bank conflicts)
 -- and Fig. 17 (off-chip traffic) normalized to the baseline, the motivation table (cache sensitivity at 192 KB vs
 -- 48 KB, L1D miss ratio, SUR per app beside Table 2's classes), and the motivation's Best-SWL and
 -- CacheExt normalized to the baseline (§2.4), with geometric means, on the paper's machine
@@ -453,9 +454,9 @@ end
 -- Fig. 15 (§5.5) and §2.4's Best-SWL+CacheExt, per app with the CacheExt L1D of its SVC run: LB+CacheExt keeps
 -- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now), in VPs of 24 KB (48 sets x 4
 -- ways, vp_sets=48: Eq. 2 with the enlarged L1D's sets would make one VP larger than the RF); Best-SWL+CacheExt is the
--- CacheExt L1D with the CTA limit Best-SWL chose at 48 KB (the CacheExt run where that is no limit), and
--- Best-SWL(CacheExt) the oracle searched again with the CacheExt L1D: the fastest of CacheExt and CacheExt with
--- 1, 2, 4, 8 CTAs per SM (§2.4 does not say which of the two it measured)
+-- CacheExt L1D with the limit Best-SWL chose at 48 KB (the CacheExt run where that is no limit), and
+-- Best-SWL(CacheExt) the oracle searched again with the CacheExt L1D over the same limits (CTAs per SM and warps per
+-- scheduler, as MW_LB_SWL chooses) and no limit (§2.4 does not say which of the two it measured)
 local function copy_as(r, name)
   local c = {}
   for k, v in pairs(r) do c[k] = v end
@@ -474,6 +475,10 @@ for _, w in ipairs(workloads) do
       ps[#ps + 1] = { name = "CacheExt+SWL" .. k, set = { "l1d.size_bytes=" .. n, "policies.cta_throttle=static",
                                                            "policies.cta_throttle.max_ctas=" .. k } }
     end
+    for _, k in ipairs(swl_warps) do
+      ps[#ps + 1] = { name = "CacheExt+SWLw" .. k, set = { "l1d.size_bytes=" .. n, "policies.warp_scheduler=swl",
+                                                            "policies.warp_scheduler.limit=" .. k } }
+    end
     local r = X.run {
       workloads = { w }, policies = ps, config = "experiments/configs/linebacker.yaml", size = size, seed = 1,
       metric = "gpu.ipc", store = out .. "/results.db", jobs = 1,
@@ -483,8 +488,11 @@ for _, w in ipairs(workloads) do
     local at = lim and lim ~= "none" and row(w.label, "CacheExt+SWL" .. lim) or ce
     if at then copy_as(at, "Best-SWL+CacheExt") end
     local best = ce
-    for _, k in ipairs(swl) do
-      local x = row(w.label, "CacheExt+SWL" .. k)
+    local cands = {}
+    for _, k in ipairs(swl) do cands[#cands + 1] = "CacheExt+SWL" .. k end
+    for _, k in ipairs(swl_warps) do cands[#cands + 1] = "CacheExt+SWLw" .. k end
+    for _, c in ipairs(cands) do
+      local x = row(w.label, c)
       if x and x.value and (not best or not best.value or x.value > best.value) then best = x end
     end
     if best then copy_as(best, "Best-SWL(CacheExt)") end
@@ -506,13 +514,10 @@ do -- geometric means of value ratios over the apps that have both runs
   local function gm(p, q)
     local s, n = 0, 0
     for _, w in ipairs(res.workloads) do
-      local a, b = row(w, p), q == "Best-SWL" and nil or row(w, q)
-      if q == "Best-SWL" then
-        b = row(w, "Baseline")
-        for _, k in ipairs(swl) do
-          local r = row(w, "SWL" .. k)
-          if r and r.value and b and b.value and r.value > b.value then b = r end
-        end
+      local a, b = row(w, p), row(w, q)
+      if q == "Best-SWL" then -- the row derived() chose
+        local lim = best_limit[w]
+        b = (not lim or lim == "none") and row(w, "Baseline") or row(w, "SWL" .. lim)
       end
       if a and b and a.value and b.value and a.value > 0 and b.value > 0 then
         s, n = s + math.log(a.value / b.value), n + 1
