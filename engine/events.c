@@ -131,6 +131,16 @@ int mw_sim_install_bundle_at(struct mw_sim *s, int slot, struct mw_policy_inst *
             mw_policy_inst_fini(bi);
             return e->code;
         }
+    /* the first bundle goes in before the second, which may have composed its members with the first's */
+    const struct mw_bundle_ops *second = (const struct mw_bundle_ops *)s->pol[MW_SLOT_BUNDLE2].pol;
+    for (int k = 0; slot == MW_SLOT_BUNDLE && second && k < MW_SLOT_BUNDLE; k++)
+        if (second->members[k]) {
+            mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                       "bundle '%s' (policies.bundle2) is installed: policies.bundle cannot change after it",
+                       second->base.name);
+            mw_policy_inst_fini(bi);
+            return e->code;
+        }
     /* the second bundle: a slot the first one fills is shared only where the point composes */
     const struct mw_policy_inst *first = &s->pol[MW_SLOT_BUNDLE];
     for (int k = 0; slot == MW_SLOT_BUNDLE2 && k < MW_SLOT_BUNDLE; k++)

@@ -111,6 +111,25 @@ static void test_shared_throttle_takes_the_smaller_limit(void **state)
     }
 }
 
+/* With only a second bundle installed, a first one can no longer come (the second's members may be composed with
+ * it): the error, and the slot keeps the second bundle's member. */
+static void test_first_bundle_after_second(void **state)
+{
+    (void)state;
+    struct mw_sim *s = builtin_sim("micro.stream", "small", (const char *const[]){PI_ONE_SM}, 1);
+    static const char *const key[] = {"limit"}, *const three[] = {"3"}, *const one[] = {"1"};
+    struct mw_policy_inst bi;
+    struct mw_err e;
+    if (mw_policy_inst_init(&bi, &cap_b.base, s, key, three, 1, &e)) fail_msg("cap_b: %s", e.msg);
+    if (mw_sim_install_bundle_at(s, MW_SLOT_BUNDLE2, &bi, NULL, &e)) fail_msg("install cap_b: %s", e.msg);
+    assert_ptr_equal(s->pol[MW_PT_CTA_THROTTLE].pol, &cap_cta.base); /* alone: not composed */
+    if (mw_policy_inst_init(&bi, &cap_a.base, s, key, one, 1, &e)) fail_msg("cap_a: %s", e.msg);
+    assert_int_not_equal(mw_sim_install_bundle_at(s, MW_SLOT_BUNDLE, &bi, NULL, &e), 0);
+    assert_string_equal(e.msg, "bundle 'cap_b' (policies.bundle2) is installed: policies.bundle cannot change after it");
+    assert_int_equal(limit_now(s), 3);
+    mw_sim_destroy(s);
+}
+
 /* In a run: 30 CTAs. With cap_a at 2 and cap_b uncapped, the SM never holds more than 2 CTAs; both bundles' shared
  * instances see all 30 launches, and both members (inside the composed slot) see all 30 CTA ends. Without a cap on
  * either, the same SM holds more than 2 at once (the control). */
@@ -276,6 +295,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_throttle_takes_the_smaller_limit),
+        cmocka_unit_test(test_first_bundle_after_second),
         cmocka_unit_test(test_shared_throttle_in_a_run),
         cmocka_unit_test(test_pcal_with_svc),
         cmocka_unit_test(test_config_errors),
