@@ -1,18 +1,20 @@
 -- L1D load requests, misses (merged ones included, as DyCache's monitor counts them) and merges per kernel and
 -- PC of one run, with the requests by size: where a model's miss rate comes from.
 --
---   build/moonwarp experiments/l1d_by_pc.lua WORKLOAD [SIZE] [CONFIG]
+--   build/moonwarp experiments/l1d_by_pc.lua WORKLOAD [SIZE] [CONFIG] [KEY=VALUE ...]
 --
 -- SIZE defaults to small, CONFIG to experiments/configs/gtx480.yaml (16 KB line-mode L1D, no granularity
 -- policy: the 128 B baseline). The sampling sits at the granularity point and changes nothing. Event PCs are
 -- code addresses, one 16 MB range per kernel name from 0xF0000000 in order of first launch (docs/fidelity.md):
--- a row is labelled with that kernel number and the model's own PC (m.code_offset), as in a trace.
+-- a row is labelled with that kernel number and the model's own PC (m.code_offset), as in a trace. Config
+-- assignments after CONFIG apply as --set does (l1d.size_bytes=192K).
 local mw = require "moonwarp"
 local wl, size, config = arg[1], arg[2] or "small", arg[3] or "experiments/configs/gtx480.yaml"
 assert(wl, "usage: l1d_by_pc.lua WORKLOAD [SIZE] [CONFIG]")
 
 local rows, order = {}, {}
-local sim = mw.sim { config = config, workload = wl, size = size, seed = 1 }
+local set = { table.unpack(arg, 4) }
+local sim = mw.sim { config = config, workload = wl, size = size, seed = 1, set = #set > 0 and set or nil }
 sim:policy("granularity", {
   events = { "l1d_hit", "l1d_miss" },
   on_event = function(m, kind, sm, warp, cta, pc, addr, set, way, value, aux, cycle, inst, size_)

@@ -80,6 +80,9 @@ const struct mw_builtin_desc mw_builtin_workloads[] = {
 
     /* @group oaws */
     {"shoc.spmv", "shoc", "SPMV (SHOC): spmv_csr_scalar_kernel (thread per row) then spmv_csr_vector_kernel (warp per row), random CSR matrix with 1% nonzeros", "tiny|small|default|paper", mw_wl_shoc_spmv},
+
+    /* @group lbbfs */
+    {"gpgpusim.bfs", "gpgpu-sim", "BFS (ISPASS-2009 suite): one Kernel per level, 256-thread CTAs, a frontier thread sets its neighbours' mask itself; seeded random graph (6 edges per node, graph65536 at default)", "tiny|small|default|paper", mw_wl_gpgpusim_bfs},
 };
 const int mw_builtin_nworkloads = (int)(sizeof mw_builtin_workloads / sizeof mw_builtin_workloads[0]);
 

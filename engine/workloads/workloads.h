@@ -107,6 +107,9 @@ uint32_t mw_wl_histogram_byte(uint64_t seed, uint64_t b);
 int mw_wl_gpgpusim_sssp(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* gpgpusim.sssp's weight (1..10) of stored edge i of the R-MAT graph of a seed. */
 uint32_t mw_wl_gsssp_weight(uint64_t seed, uint32_t i);
+int mw_wl_gpgpusim_bfs(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
+/* gpgpusim.bfs on a given CSR graph (copied; row has n + 1 offsets) searched from src. */
+int mw_wl_gpgpusim_bfs_on(struct mw_workload *w, const struct mw_graph *g, uint32_t src, struct mw_err *e);
 int mw_wl_rodinia_mergesort(struct mw_workload *w, const char *size, uint64_t seed, struct mw_err *e);
 /* rodinia.mergesort's element i of a seed's list, in [0, 1). */
 float mw_wl_mergesort_value(uint64_t seed, uint32_t i);

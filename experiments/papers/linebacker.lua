@@ -8,8 +8,8 @@
 -- (experiments/configs/linebacker.yaml). CacheExt is the baseline with L1D enlarged by the app's statically unused
 -- registers (SUR), the size the Linebacker bundle measures in the app's SVC run (policy.bundle.cacheext_l1d_bytes).
 -- Best-SWL is an oracle over static limits: for each app the fastest of 1, 2, 4, 8 resident CTAs per SM, of the 1, 2,
--- 4, 8 oldest warps per scheduler, and no limit (the baseline); MW_LB_SWL=cta or warp keeps one kind. Table 2's apps as built-in models; the two
--- BFS versions the models do not have (CUDA SDK, GPGPU-Sim) are left out. Runs are kept in OUTDIR/results.db.
+-- 4, 8 oldest warps per scheduler, and no limit (the baseline); MW_LB_SWL=cta or warp keeps one kind. Table 2's apps as built-in models; BC, the
+-- "BFS (CUDA SDK)", is left out: the CUDA SDK 4.0 has no BFS sample. Runs are kept in OUTDIR/results.db.
 -- Usage: moonwarp experiments/papers/linebacker.lua OUTDIR [quick|default|full] [S2,GE,...]   (the last: only these)
 --   MW_LB_MOTIVATION=1: only the motivation table's runs (the baseline, the static CTA limits of Best-SWL and the
 --   192 KB baseline; no Fig. 10-17, no CacheExt, and no measured-peak SUR, which comes from the SVC runs).
@@ -28,6 +28,7 @@ local apps = {
   { "S2", "polybench.syr2k" }, { "GE", "polybench.gesummv" }, { "BI", "polybench.bicg" }, { "KM", "rodinia.kmeans" },
   { "AT", "polybench.atax" }, { "S1", "polybench.syrk" }, { "MV", "polybench.mvt" }, { "CF", "rodinia.cfd" },
   { "PF", "rodinia.particlefilter" },
+  { "BG", "gpgpusim.bfs" },
   { "LI", "libor.libor" }, { "SR2", "rodinia.srad_v2" }, { "SP", "parboil.spmv" }, { "BR", "rodinia.bfs" },
   { "FD", "polybench.fdtd2d" }, { "GA", "rodinia.gaussian" }, { "2D", "polybench.2dconv" },
   { "SR1", "rodinia.srad_v1" }, { "HS", "rodinia.hotspot" },
@@ -41,7 +42,7 @@ local workloads = {}
 for _, a in ipairs(apps) do
   if not only or only[a[1]] then workloads[#workloads + 1] = { name = a[2], label = a[1] } end
 end
-assert(#workloads > 0, "no app selected: labels are " .. "S2 GE BI KM AT S1 MV CF PF LI SR2 SP BR FD GA 2D SR1 HS")
+assert(#workloads > 0, "no app selected: labels are " .. "S2 GE BI KM AT S1 MV CF PF BG LI SR2 SP BR FD GA 2D SR1 HS")
 
 -- Best-SWL (A7: §2.4 calls it the best static warp count, §5 the best CTA count): MW_LB_SWL=cta takes the fastest
 -- of the static CTA limits (1, 2, 4, 8 CTAs per SM) and no limit, warp the fastest of the static warp limits (swl:
