@@ -1076,7 +1076,7 @@ static int validate_policies(const struct mw_config *c, struct mw_err *e)
         int rc = check_impl(pt, ch->impl, e, file, ch->line, ch->col);
         if (rc) return rc;
         if (strcmp(ch->impl, "lua") == 0) {
-            if (pt == MW_SLOT_L2_REPLACEMENT) /* a Lua bundle (policies.bundle) is a script like any other */
+            if (pt == MW_SLOT_L2_REPLACEMENT || pt == MW_SLOT_BUNDLE2) /* a Lua bundle (policies.bundle) is a script like any other */
                 return err_at(e, file, ch->line, ch->col,
                               "policies.%s: impl 'lua' is not supported here (use a built-in)", mw_slot_names[pt]);
             if (!ch->script[0])

@@ -195,7 +195,7 @@ struct mw_cfg_origin {
 };
 
 /* Decision points, in the order of engine/policy.h's enum mw_point. */
-#define MW_POLICY_POINTS 9 /* policy slots: the seven decision points, the L2 replacement instance, the bundle */
+#define MW_POLICY_POINTS 10 /* policy slots: the seven decision points, the L2 replacement instance, two bundles */
 #define MW_POLICY_MAX_PARAMS 16
 
 /* A policy chosen in the config: its implementation name and raw parameter values, each with the place it

@@ -101,6 +101,12 @@ int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, s
 
 int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const bool *configured, struct mw_err *e)
 {
+    return mw_sim_install_bundle_at(s, MW_SLOT_BUNDLE, bi, configured, e);
+}
+
+int mw_sim_install_bundle_at(struct mw_sim *s, int slot, struct mw_policy_inst *bi, const bool *configured,
+                             struct mw_err *e)
+{
     const struct mw_bundle_ops *b = (const struct mw_bundle_ops *)bi->pol;
     /* every message is made before the instance is released: its ops table may belong to it (a Lua bundle) */
     if (b->base.point != MW_PT_BUNDLE) {
@@ -108,7 +114,7 @@ int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const boo
         mw_policy_inst_fini(bi);
         return e->code;
     }
-    const struct mw_bundle_ops *old = (const struct mw_bundle_ops *)s->pol[MW_SLOT_BUNDLE].pol;
+    const struct mw_bundle_ops *old = (const struct mw_bundle_ops *)s->pol[slot].pol;
     for (int k = 0; old && k < MW_SLOT_BUNDLE; k++)
         if (old->members[k]) {
             mw_err_set(e, MW_EINVAL, NULL, 0, 0, "bundle '%s' is already installed: a simulation takes one bundle",
@@ -125,15 +131,37 @@ int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const boo
             mw_policy_inst_fini(bi);
             return e->code;
         }
-    int rc = mw_sim_install_slot(s, MW_SLOT_BUNDLE, bi, e);
+    /* the first bundle goes in before the second, which may have composed its members with the first's */
+    const struct mw_bundle_ops *second = (const struct mw_bundle_ops *)s->pol[MW_SLOT_BUNDLE2].pol;
+    for (int k = 0; slot == MW_SLOT_BUNDLE && second && k < MW_SLOT_BUNDLE; k++)
+        if (second->members[k]) {
+            mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                       "bundle '%s' (policies.bundle2) is installed: policies.bundle cannot change after it",
+                       second->base.name);
+            mw_policy_inst_fini(bi);
+            return e->code;
+        }
+    /* the second bundle: a slot the first one fills is shared only where the point composes */
+    const struct mw_policy_inst *first = &s->pol[MW_SLOT_BUNDLE];
+    for (int k = 0; slot == MW_SLOT_BUNDLE2 && k < MW_SLOT_BUNDLE; k++)
+        if (b->members[k] && s->pol[k].bundle == first && !mw_compose_rule(mw_slot_point(k))) {
+            mw_err_set(e, MW_EINVAL, NULL, 0, 0,
+                       "bundles '%s' (policies.bundle) and '%s' (policies.bundle2) both provide policies.%s, and two "
+                       "%s policies do not compose (two bundles may share only cta_throttle: the smaller limit)",
+                       first->pol ? first->pol->name : "?", b->base.name, mw_slot_names[k], mw_slot_names[k]);
+            mw_policy_inst_fini(bi);
+            return e->code;
+        }
+    int rc = mw_sim_install_slot(s, slot, bi, e);
     if (rc) return rc;
     for (int k = 0; k < MW_SLOT_BUNDLE; k++) {
         if (!b->members[k]) continue;
         struct mw_policy_inst mi;
         rc = mw_policy_inst_init(&mi, b->members[k], s, NULL, NULL, 0, e);
         if (rc) return rc;
-        mi.bundle = &s->pol[MW_SLOT_BUNDLE];
-        rc = mw_sim_install_slot(s, k, &mi, e);
+        mi.bundle = &s->pol[slot];
+        bool shared = slot == MW_SLOT_BUNDLE2 && s->pol[k].bundle == first;
+        rc = shared ? mw_compose_install(s, k, &mi, e) : mw_sim_install_slot(s, k, &mi, e);
         if (rc) return rc;
     }
     return 0;

@@ -28,11 +28,13 @@ int mw_point_from_name(const char *name);              /* -1 if unknown */
 
 /* Policy slots of a simulation: one per decision point, plus a second replacement instance for the L2 slices
  * (policies.l2_replacement), so that the L1D and the L2 can use different replacement policies. */
-enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_BUNDLE, MW_SLOT_COUNT };
-extern const char *const mw_slot_names[MW_SLOT_COUNT]; /* the point names, "l2_replacement", "bundle" */
+/* MW_SLOT_BUNDLE2 (policies.bundle2): a second bundle, installed after the first; see "bundles" below. */
+enum { MW_SLOT_L2_REPLACEMENT = MW_PT_COUNT, MW_SLOT_BUNDLE, MW_SLOT_BUNDLE2, MW_SLOT_COUNT };
+extern const char *const mw_slot_names[MW_SLOT_COUNT]; /* the point names, "l2_replacement", "bundle", "bundle2" */
 int mw_slot_from_name(const char *name);                /* -1 if unknown */
 static inline enum mw_point mw_slot_point(int slot)
 {
+    if (slot == MW_SLOT_BUNDLE2) return MW_PT_BUNDLE;
     return slot == MW_SLOT_L2_REPLACEMENT ? MW_PT_REPLACEMENT : slot == MW_SLOT_BUNDLE ? MW_PT_BUNDLE : (enum mw_point)slot;
 }
 /* A point's name, "bundle" for MW_PT_BUNDLE. */
@@ -343,11 +345,17 @@ struct mw_replacement_ops {
  * (`policies: {bundle: name}`), one shared state. base.point is MW_PT_BUNDLE; base.create / destroy / params /
  * events / on_event / start / finish belong to the shared instance. Each member is an ordinary ops table of its
  * point, installed in that slot, whose instance reaches the shared one as pi->bundle (state, params). A slot
- * the bundle leaves NULL keeps the configured policy; configuring a slot the bundle fills is an error. */
+ * the bundle leaves NULL keeps the configured policy; configuring a slot the bundle fills is an error.
+ * Two bundles (policies.bundle and policies.bundle2) each keep their own shared instance, params, events, windows
+ * and counters (policy.bundle2.<name>). A slot both fill is composed where composition is defined (mw_compose_rule,
+ * engine/compose.c: cta_throttle, the smaller of the two limits); any other shared slot is an error. */
 struct mw_bundle_ops {
     struct mw_policy base;
     const struct mw_policy *members[MW_PT_COUNT + 1]; /* by slot: the seven points and l2_replacement */
 };
+/* Whether two members of one point may share a slot, and how (NULL: not defined): the description the errors and
+ * docs give. */
+const char *mw_compose_rule(enum mw_point pt);
 
 /* ---- registry --------------------------------------------------------------------------------------------
  * A built-in policy is one file policies/<stem>.c (stem: a-z, 0-9, _), and adding one edits nothing else.

@@ -26,7 +26,7 @@ const char *const mw_stall_names[MW_STALL_COUNT] = {"none", "line_alloc", "mshr"
 
 const char *const mw_slot_names[MW_SLOT_COUNT] = {
     "warp_scheduler", "l1d_bypass", "granularity", "dram_scheduler", "cta_throttle", "ldst_scheduler",
-    "replacement", "l2_replacement", "bundle",
+    "replacement", "l2_replacement", "bundle", "bundle2",
 };
 
 int mw_slot_from_name(const char *name)

@@ -46,10 +46,13 @@ static int install_choice(struct mw_sim *s, int pt, const struct mw_policy_choic
             }
         return rc;
     }
-    if (pt == MW_SLOT_BUNDLE) {
+    if (pt == MW_SLOT_BUNDLE || pt == MW_SLOT_BUNDLE2) {
         bool configured[MW_SLOT_COUNT];
         for (int k = 0; k < MW_SLOT_COUNT; k++) configured[k] = mw_config_slot_chosen(&s->cfg, k);
-        return mw_sim_install_bundle(s, &pi, configured, e);
+        rc = mw_sim_install_bundle_at(s, pt, &pi, configured, e);
+        if (rc && pt == MW_SLOT_BUNDLE2 && !e->file[0] && ch->file[0]) /* a conflict: point at the choice */
+            snprintf(e->file, sizeof e->file, "%s", ch->file), e->line = ch->line, e->col = ch->col;
+        return rc;
     }
     return mw_sim_install_slot(s, pt, &pi, e);
 }

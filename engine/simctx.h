@@ -101,6 +101,13 @@ int mw_sim_install_slot(struct mw_sim *s, int slot, struct mw_policy_inst *pi, s
 /* Install a bundle's instance and an instance of each member in its slot; configured[k]: slot k was chosen
  * explicitly by the user (a conflict with a member is an error). */
 int mw_sim_install_bundle(struct mw_sim *s, struct mw_policy_inst *bi, const bool *configured, struct mw_err *e);
+/* The same into bundle slot `slot` (MW_SLOT_BUNDLE or MW_SLOT_BUNDLE2). In MW_SLOT_BUNDLE2, a member whose slot the
+ * first bundle fills is composed with that member (engine/compose.c) where mw_compose_rule allows it. */
+int mw_sim_install_bundle_at(struct mw_sim *s, int slot, struct mw_policy_inst *bi, const bool *configured,
+                             struct mw_err *e);
+/* engine/compose.c: one instance in slot k holding a (already in the slot) and b, deciding by the point's rule;
+ * takes both instances (released on failure). 0 or an error. */
+int mw_compose_install(struct mw_sim *s, int k, struct mw_policy_inst *b, struct mw_err *e);
 /* Policies' start hooks (the machine is built) and finish hooks (the workload completed). */
 void mw_policies_start(struct mw_sim *s);
 void mw_policies_finish(struct mw_sim *s);

@@ -406,10 +406,12 @@ static int m_policy(lua_State *L)
     struct lsim *ls = check_idle(L, 1);
     const char *pname = luaL_checkstring(L, 2);
     int slot = mw_slot_from_name(pname);
+    if (slot == MW_SLOT_BUNDLE2 && !lua_isnone(L, 3))
+        return luaL_error(L, "sim:policy: a second bundle is chosen in the config (policies.bundle2), not here");
     if (slot < 0 || (slot == MW_SLOT_L2_REPLACEMENT && !lua_isnone(L, 3))) {
         char list[256] = "";
         for (int i = 0; i < MW_SLOT_COUNT; i++)
-            if (i != MW_SLOT_L2_REPLACEMENT)
+            if (i != MW_SLOT_L2_REPLACEMENT && i != MW_SLOT_BUNDLE2)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", mw_slot_names[i]);
         return luaL_error(L, "sim:policy: unknown decision point '%s' (%s)", pname, list);
     }

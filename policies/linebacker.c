@@ -14,6 +14,7 @@
 #include "sim.h"
 
 enum { LB_FULL = 0, LB_SVC, LB_VC };
+enum { LB_VP_ALL = 0, LB_VP_DUR }; /* where VPs may live (param vp_space) */
 #define LB_VARIANTS "lb|svc|vc"
 #define LB_LM 32        /* Load Monitor entries: one per 5-bit hashed PC */
 #define LB_MAXCTA 64    /* hardware CTA slots the policy tracks (sm.max_ctas is at most 64) */
@@ -35,6 +36,8 @@ struct lb_params {
     int64_t rf_banks;     /* register-file banks (0: no bank model) */
     bool rf_bank_warp_skew; /* operand bank = (register + warp) mod banks */
     int64_t monitor_skip; /* windows after a kernel's start before the LM's window 1 (a measurement; 0 = §3.2) */
+    int vp_space;         /* LB_VP_ALL: any register above LRN; LB_VP_DUR: only registers CTAs hold (LB+CacheExt) */
+    int64_t vp_sets;      /* sets of the VTT and of each VP (0: the L1D's); L1D set x uses set x mod vp_sets */
 };
 #define P(f, t, d, lo, hi, ch, h) MW_PARAM(struct lb_params, f, t, d, lo, hi, ch, h)
 static const struct mw_param_desc lb_params_desc[] = {
@@ -75,6 +78,14 @@ static const struct mw_param_desc lb_params_desc[] = {
     P(monitor_skip, MW_PP_INT, "0", 0, 1000000, NULL,
       "(a measurement, not the paper's) windows after a kernel's start that the Load Monitor lets pass (the VTT fed, "
       "the counts dropped) before its window 1; 0 = monitoring from the kernel's start (§3.2)"),
+    P(vp_space, MW_PP_ENUM, "all", 0, 0, "all|dur",
+      "where VPs may live: all = any register above the last one in use (SUR + DUR, §4); dur = only registers the "
+      "SM's CTAs hold that throttling freed (DUR), a VP enabled once its whole range lies above LRN and within the "
+      "allocated registers: LB+CacheExt (§5.5), where the SUR is the enlarged L1D"),
+    P(vp_sets, MW_PP_INT, "0", 0, 4096, NULL,
+      "(inferred) sets of the VTT and of each VP: 0 = the L1D's (Eq. 2 as §4 gives it; 48 on the paper's machine, a "
+      "24 KB VP); N = VPs of N sets x vp_ways lines whatever the L1D, L1D set x using VP set x mod N (LB+CacheExt: "
+      "the paper's 24 KB VPs beside an L1D enlarged by the SUR)"),
 };
 #undef P
 
@@ -166,6 +177,8 @@ struct lb_vtt {
     struct lb_vent *e;
 };
 static inline struct lb_vent *vtt_at(struct lb_vtt *v, int set, int way) { return &v->e[set * v->ways + way]; }
+/* The VTT set of L1D set x (the identity when the VTT has the L1D's sets). */
+static inline int vtt_set(const struct lb_vtt *v, int x) { return x < v->sets ? x : x % v->sets; }
 static void vtt_clear(struct lb_vtt *v) { memset(v->e, 0, (size_t)v->sets * (size_t)v->ways * sizeof *v->e); }
 static void vtt_clear_vp(struct lb_vtt *v, int vp)
 {
@@ -238,6 +251,27 @@ static uint32_t lb_vps_above(int lrn, int offset, int sets, int vp_ways, int nvp
         if (first > lrn && last < wregs) m |= 1u << n;
     }
     return m;
+}
+
+/* The VPs whose whole register range lies above lrn and at or below top (the last warp register they may use). */
+static uint32_t lb_vps_between(int lrn, int top, int offset, int sets, int vp_ways, int nvp)
+{
+    uint32_t m = 0;
+    int per = sets * vp_ways;
+    for (int n = 0; n < nvp; n++) {
+        int first = lb_rn(offset, n, sets, vp_ways, 0, 0), last = first + per - 1;
+        if (first > lrn && last <= top) m |= 1u << n;
+    }
+    return m;
+}
+
+/* The VPs enabled with LRN lrn: vp_space all, those above lrn inside the register file (wregs warp registers);
+ * dur, those above lrn and inside the alloc warp registers the SM's CTAs hold (throttled ones included): only
+ * registers throttling freed, never the SUR above them. */
+static uint32_t lb_vp_mask(int vp_space, int lrn, int alloc, int wregs, int offset, int sets, int vp_ways, int nvp)
+{
+    if (vp_space == LB_VP_DUR) return lb_vps_between(lrn, alloc - 1, offset, sets, vp_ways, nvp);
+    return lb_vps_above(lrn, offset, sets, vp_ways, nvp, wregs);
 }
 
 /* Register blocks of #reg warp registers: blk[c] is the block CTA slot c holds, -1 if none. The lowest block no slot
@@ -385,7 +419,7 @@ static void lb_start(struct mw_policy_inst *pi)
     st->wregs = mw_sm_registers(s) / 32;
     st->max_ctas = mw_max_ctas(s) < LB_MAXCTA ? mw_max_ctas(s) : LB_MAXCTA;
     st->hit_latency = (int)mw_sim_config(s)->l1d.hit_latency;
-    int sets = mw_sim_l1d_sets(s), vw = (int)p->vp_ways, ways = (int)p->vtt_ways / vw * vw;
+    int sets = p->vp_sets ? (int)p->vp_sets : mw_sim_l1d_sets(s), vw = (int)p->vp_ways, ways = (int)p->vtt_ways / vw * vw;
     if (ways < vw) ways = vw;
     int room = st->wregs - (int)p->rn_offset;
     st->nvp = ways / vw;
@@ -446,9 +480,9 @@ static void sm_update_vps(struct lb_state *st, const struct lb_params *p, struct
 {
     struct lb_sm *m = &st->sm[sm];
     if (m->mode != LB_MODE_ON) return;
-    (void)s;
-    uint32_t now = lb_vps_above(sm_lrn(m, st->max_ctas), (int)p->rn_offset, m->vtt.sets, m->vtt.vp_ways,
-                                st->nvp, st->wregs);
+    int alloc = p->vp_space == LB_VP_DUR ? (int)((mw_sm_registers(s) - mw_sm_free_regs(s, sm)) / 32) : st->wregs;
+    uint32_t now = lb_vp_mask(p->vp_space, sm_lrn(m, st->max_ctas), alloc, st->wregs, (int)p->rn_offset,
+                              m->vtt.sets, m->vtt.vp_ways, st->nvp);
     uint32_t off = m->vps & ~now;
     for (int vp = 0; vp < st->nvp; vp++)
         if (off >> vp & 1u) vtt_clear_vp(&m->vtt, vp); /* registers taken back: their lines are overwritten */
@@ -675,10 +709,10 @@ static void lb_event_core(struct mw_policy_inst *pi, const struct mw_event *ev)
     case MW_EV_L1D_MISS:
         if (m->mode != LB_MODE_MON) break;
         if (ev->value) lm_count(m, ev->pc, p->merged_as_hit);
-        else lm_count(m, ev->pc, vtt_find(&m->vtt, NULL, ev->set, ev->addr, NULL) >= 0);
+        else lm_count(m, ev->pc, vtt_find(&m->vtt, NULL, vtt_set(&m->vtt, ev->set), ev->addr, NULL) >= 0);
         break;
     case MW_EV_L1D_STORE:
-        if (vtt_invalidate(&m->vtt, ev->set, ev->addr) && m->mode == LB_MODE_ON)
+        if (vtt_invalidate(&m->vtt, vtt_set(&m->vtt, ev->set), ev->addr) && m->mode == LB_MODE_ON)
             mw_policy_count(pi, st->c_store_inv, 1);
         break;
     case MW_EV_CTA_LAUNCH:
@@ -874,6 +908,7 @@ static void r_evicted(struct mw_policy_inst *pi, int sm, int set, int way, const
     if (cause != MW_EVICT_REPLACE || !st->sm || sm >= st->nsms) return;
     struct lb_sm *m = &st->sm[sm];
     unsigned h = l->meta ? *(const uint8_t *)l->meta : lb_hpc(l->pc);
+    set = vtt_set(&m->vtt, set);
     if (m->mode == LB_MODE_MON) {
         vtt_insert(&m->vtt, NULL, set, l->line); /* tag only */
     } else if (m->mode == LB_MODE_ON && (p->variant == LB_VC || (m->sel >> h & 1u))) {
@@ -895,6 +930,7 @@ static uint32_t r_probe(struct mw_policy_inst *pi, int sm, int set, uint64_t lin
     if (!st->sm || sm >= st->nsms) return 0;
     struct lb_sm *m = &st->sm[sm];
     if (m->mode != LB_MODE_ON || !m->vps) return 0;
+    set = vtt_set(&m->vtt, set);
     int probes = 0, w = vtt_find(&m->vtt, &m->vps, set, line, &probes);
     if (w < 0) return 0;
     vtt_at(&m->vtt, set, w)->lru = ++m->vtt.clock;

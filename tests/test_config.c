@@ -526,7 +526,7 @@ static void test_err_policies(void **state)
     (void)state;
     expect_file_error("policies:\n  warp_sched: gto\n",
                       "unknown decision point 'warp_sched' in section 'policies' (points: warp_scheduler, l1d_bypass, "
-                      "granularity, dram_scheduler, cta_throttle, ldst_scheduler, replacement, l2_replacement, bundle)",
+                      "granularity, dram_scheduler, cta_throttle, ldst_scheduler, replacement, l2_replacement, bundle, bundle2)",
                       2, 3);
     expect_file_error("policies:\n  replacment: lru\n",
                       "unknown decision point 'replacment' in section 'policies'; did you mean 'replacement'?", 2, 3);
@@ -690,7 +690,7 @@ static void test_set_errors(void **state)
     expect_set_error("assoc=8", "expected section.key=value, got 'assoc=8'", 1);
     expect_set_error("policies.warp_sched=lrr",
                      "unknown decision point 'warp_sched' in section 'policies' (points: warp_scheduler, l1d_bypass, "
-                     "granularity, dram_scheduler, cta_throttle, ldst_scheduler, replacement, l2_replacement, bundle)",
+                     "granularity, dram_scheduler, cta_throttle, ldst_scheduler, replacement, l2_replacement, bundle, bundle2)",
                      10);
     expect_set_error("policies.warp_scheduler=nope",
                      "unknown warp_scheduler policy 'nope' (available: ccws, gto, lrr, oaws, oaws_dyn, swl, two_level, lua)", 25);

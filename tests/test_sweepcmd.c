@@ -106,7 +106,7 @@ static void test_spec_errors(void **state)
                        "gto, lrr, oaws, oaws_dyn, swl, two_level, lua)"},
         {"bad_point", "tests/sweep/bad_point.yaml:4:14: unknown decision point 'warp_sched' in section 'policies' "
                       "(points: warp_scheduler, l1d_bypass, granularity, dram_scheduler, cta_throttle, ldst_scheduler, "
-                      "replacement, l2_replacement, bundle)"},
+                      "replacement, l2_replacement, bundle, bundle2)"},
         {"bad_set", "tests/sweep/bad_set.yaml:5:7: unknown key 'asoc' in section 'l1d'; did you mean 'assoc'?"},
         {"bad_jobs", "tests/sweep/bad_jobs.yaml:4:7: jobs: expected a non-negative integer, got 'two'"},
         {"bad_dup", "tests/sweep/bad_dup.yaml:5:5: policies: the name 'GTO' is used twice"},

@@ -1,6 +1,7 @@
 -- Linebacker (Oh et al., ISCA'19; spec/002_linebacker.md): Fig. 10 (VP associativity), Fig. 11 (Victim Caching,
 -- Selective Victim Caching, Throttling+SVC) and Fig. 12 (Linebacker, PCAL and CERF) normalized to Best-SWL, Fig. 13
--- (hit / miss / bypass / register-hit breakdown), Fig. 14 (L1D 16-128 KB, not in quick), Fig. 16 (RF bank conflicts)
+-- (hit / miss / bypass / register-hit breakdown), Fig. 14 (L1D 16-128 KB, not in quick), Fig. 15 (combinations:
+-- PCAL+CERF, PCAL+SVC, LB+CacheExt, with §2.4's Best-SWL+CacheExt) normalized to Best-SWL, Fig. 16 (RF bank conflicts)
 -- and Fig. 17 (off-chip traffic) normalized to the baseline, the motivation table (cache sensitivity at 192 KB vs
 -- 48 KB, L1D miss ratio, SUR per app beside Table 2's classes), and the motivation's Best-SWL and
 -- CacheExt normalized to the baseline (§2.4), with geometric means, on the paper's machine
@@ -99,6 +100,23 @@ for _, kb in ipairs(l1_sizes) do
   policies[#policies + 1] = { name = "CERF@" .. kb .. "K", set = { "policies.bundle=cerf", sz } }
 end
 policies[#policies + 1] = { name = "Baseline@192K", set = { "l1d.size_bytes=192K" } }
+
+-- Fig. 15 (§5.5): PCAL+CERF is PCAL's bundle with the CERF bundle (RF banks, as Fig. 12's CERF) as policies.bundle2,
+-- PCAL+SVC PCAL's bundle with Linebacker's SVC (the cta_throttle both fill takes the smaller limit); quick mode adds
+-- PCAL+CERF with replacement cerf (no RF bank model): what the bank counting changes. Baseline+SVC is the Victim
+-- Caching run (A6), LB Throttling+SVC, Baseline+CacheExt CacheExt; LB+CacheExt and Best-SWL+CacheExt run below
+if not motiv_only then
+  policies[#policies + 1] = { name = "PCAL+CERF", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window,
+                                                          "policies.bundle2=cerf" } }
+  policies[#policies + 1] = { name = "PCAL+SVC", set = { "policies.bundle=pcal", "policies.bundle.window=" .. window,
+                                                         "policies.bundle2=linebacker", "policies.bundle2.variant=svc",
+                                                         "policies.bundle2.window=" .. window } }
+  if mode == "quick" then
+    policies[#policies + 1] = { name = "PCAL+CERF-repl", set = { "policies.bundle=pcal",
+                                                                 "policies.bundle.window=" .. window,
+                                                                 "policies.replacement=cerf" } }
+  end
+end
 
 os.execute("mkdir -p '" .. out:gsub("'", "'\\''") .. "'")
 local jobs = tonumber(os.getenv("MW_JOBS") or "") or 1
@@ -515,6 +533,115 @@ do
   f:write(table.concat(csv, "\n"), "\n")
   f:close()
   print("csv:  " .. out .. "/fig9.csv")
+-- Fig. 15 (§5.5) and §2.4's Best-SWL+CacheExt, per app with the CacheExt L1D of its SVC run: LB+CacheExt keeps
+-- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now), in VPs of 24 KB (48 sets x 4
+-- ways, vp_sets=48: Eq. 2 with the enlarged L1D's sets would make one VP larger than the RF); Best-SWL+CacheExt is the
+-- CacheExt L1D with the limit Best-SWL chose at 48 KB (the CacheExt run where that is no limit), and
+-- Best-SWL(CacheExt) the oracle searched again with the CacheExt L1D over the same limits (CTAs per SM and warps per
+-- scheduler, as MW_LB_SWL chooses) and no limit (§2.4 does not say which of the two it measured)
+local function copy_as(r, name)
+  local c = {}
+  for k, v in pairs(r) do c[k] = v end
+  c.policy = name
+  res.rows[#res.rows + 1] = c
+end
+for _, w in ipairs(workloads) do
+  local n, lim = l1d_of[w.label], best_limit[w.label]
+  if n then
+    local l = lb("lb")
+    l[#l + 1] = "policies.bundle.vp_space=dur"
+    l[#l + 1] = "policies.bundle.vp_sets=48" -- the 48 KB L1D's sets: §4's 24 KB VPs beside the enlarged L1D
+    l[#l + 1] = "l1d.size_bytes=" .. n
+    local ps = { { name = "LB+CacheExt", set = l } }
+    for _, k in ipairs(swl) do
+      ps[#ps + 1] = { name = "CacheExt+SWL" .. k, set = { "l1d.size_bytes=" .. n, "policies.cta_throttle=static",
+                                                           "policies.cta_throttle.max_ctas=" .. k } }
+    end
+    for _, k in ipairs(swl_warps) do
+      ps[#ps + 1] = { name = "CacheExt+SWLw" .. k, set = { "l1d.size_bytes=" .. n, "policies.warp_scheduler=swl",
+                                                            "policies.warp_scheduler.limit=" .. k } }
+    end
+    local r = X.run {
+      workloads = { w }, policies = ps, config = "experiments/configs/linebacker.yaml", size = size, seed = 1,
+      metric = "gpu.ipc", store = out .. "/results.db", jobs = 1,
+    }
+    for _, x in ipairs(r.rows) do res.rows[#res.rows + 1] = x end
+    local ce = row(w.label, "CacheExt")
+    local at = lim and lim ~= "none" and row(w.label, "CacheExt+SWL" .. lim) or ce
+    if at then copy_as(at, "Best-SWL+CacheExt") end
+    local best = ce
+    local cands = {}
+    for _, k in ipairs(swl) do cands[#cands + 1] = "CacheExt+SWL" .. k end
+    for _, k in ipairs(swl_warps) do cands[#cands + 1] = "CacheExt+SWLw" .. k end
+    for _, c in ipairs(cands) do
+      local x = row(w.label, c)
+      if x and x.value and (not best or not best.value or x.value > best.value) then best = x end
+    end
+    if best then copy_as(best, "Best-SWL(CacheExt)") end
+  end
+end
+local f15 = { { "Victim Caching", "Baseline+SVC" }, { "PCAL+CERF" }, { "PCAL+SVC" }, { "Throttling+SVC", "LB" },
+              { "LB+CacheExt" }, { "CacheExt", "Baseline+CacheExt" }, { "Best-SWL+CacheExt" }, { "Best-SWL(CacheExt)" } }
+local f15names = {}
+for _, c in ipairs(f15) do f15names[#f15names + 1] = c[1] end
+local fig15 = X.normalize(derived(f15names, true), "Best-SWL")
+for _, c in ipairs(f15) do
+  if c[2] then
+    for _, r in ipairs(fig15.rows) do if r.policy == c[1] then r.policy = c[2] end end
+    for i, n in ipairs(fig15.policies) do if n == c[1] then fig15.policies[i] = c[2] end end
+  end
+end
+figure(fig15, "fig15", "Fig. 15: combinations, IPC normalized to Best-SWL", "norm")
+do -- geometric means of value ratios over the apps that have both runs
+  local function gm(p, q)
+    local s, n = 0, 0
+    for _, w in ipairs(res.workloads) do
+      local a, b = row(w, p), row(w, q)
+      if q == "Best-SWL" then -- the row derived() chose
+        local lim = best_limit[w]
+        b = (not lim or lim == "none") and row(w, "Baseline") or row(w, "SWL" .. lim)
+      end
+      if a and b and a.value and b.value and a.value > 0 and b.value > 0 then
+        s, n = s + math.log(a.value / b.value), n + 1
+      end
+    end
+    return n > 0 and math.exp(s / n) or 0, n
+  end
+  local pc = function(x) return string.format("%+.1f %%", 100 * (x - 1)) end
+  local l = { "Fig. 15 beside the paper (GMEAN, over Best-SWL unless said):" }
+  local rows = {
+    { "Baseline+SVC (= Victim Caching, A6)", "Victim Caching", "Best-SWL", "paper: below LB" },
+    { "PCAL+CERF", "PCAL+CERF", "Best-SWL", "paper +21.3 %" },
+    { "PCAL+CERF over CERF", "PCAL+CERF", "CERF", "paper +1.7 %" },
+    { "PCAL+SVC", "PCAL+SVC", "Best-SWL", "paper +25.1 %" },
+    { "PCAL+SVC over LB", "PCAL+SVC", "Throttling+SVC", "paper -4.1 %" },
+    { "LB", "Throttling+SVC", "Best-SWL", "paper +29.0 %" },
+    { "LB+CacheExt", "LB+CacheExt", "Best-SWL", "paper +41.9 %" },
+    { "LB+CacheExt over LB with all VPs' space (LB)", "LB+CacheExt", "Throttling+SVC", "" },
+    { "Baseline+CacheExt", "CacheExt", "Best-SWL", "paper +33.3 %" },
+    { "Best-SWL+CacheExt", "Best-SWL+CacheExt", "Best-SWL", "paper +53.0 %" },
+    { "Best-SWL over the baseline (§2.4)", "Best-SWL", "Baseline", "paper +11.5 %" },
+    { "CacheExt over the baseline (§2.4)", "CacheExt", "Baseline", "paper +54.3 %" },
+    { "Best-SWL+CacheExt over the baseline (§2.4)", "Best-SWL+CacheExt", "Baseline", "paper +77.0 %" },
+    { "Best-SWL(CacheExt) over Best-SWL", "Best-SWL(CacheExt)", "Best-SWL", "paper +53.0 % (if this)" },
+    { "Best-SWL(CacheExt) over the baseline (§2.4)", "Best-SWL(CacheExt)", "Baseline", "paper +77.0 % (if this)" },
+  }
+  if mode == "quick" then
+    rows[#rows + 1] = { "PCAL+CERF (bundle, RF banks) over PCAL+CERF (replacement cerf, no banks)", "PCAL+CERF",
+                        "PCAL+CERF-repl", "" }
+  end
+  for _, r in ipairs(rows) do
+    local v, n
+    if r[2] == "Best-SWL" then -- Best-SWL over the baseline: the inverse of the baseline over Best-SWL
+      local x
+      x, n = gm("Baseline", "Best-SWL")
+      v = x > 0 and 1 / x or 0
+    else
+      v, n = gm(r[2], r[3])
+    end
+    l[#l + 1] = string.format("  %-72s %9s  (%d apps)  %s", r[1], n > 0 and pc(v) or "-", n, r[4])
+  end
+  print(table.concat(l, "\n"))
   print()
 end
 
