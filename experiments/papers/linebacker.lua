@@ -533,6 +533,9 @@ do
   f:write(table.concat(csv, "\n"), "\n")
   f:close()
   print("csv:  " .. out .. "/fig9.csv")
+  print()
+end
+
 -- Fig. 15 (§5.5) and §2.4's Best-SWL+CacheExt, per app with the CacheExt L1D of its SVC run: LB+CacheExt keeps
 -- victims only in the registers throttling frees (vp_space=dur: the SUR is the L1D now), in VPs of 24 KB (48 sets x 4
 -- ways, vp_sets=48: Eq. 2 with the enlarged L1D's sets would make one VP larger than the RF); Best-SWL+CacheExt is the
