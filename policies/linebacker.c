@@ -511,7 +511,8 @@ static void op_complete(struct mw_policy_inst *pi, int sm, const struct lb_op *o
         m->cta[o->cta].throttled = false;
         mw_cta_reactivate(pi->sim, sm, o->cta);
         mw_policy_count(pi, st->c_reacts, 1);
-    } else if (!o->cancelled && m->cta[o->cta].throttled) {
+    } else if (!o->cancelled && m->cta[o->cta].throttled && !m->cta[o->cta].restoring) {
+        /* (a backup that ends while its CTA is being restored, cancel_backup off, leaves the restore's block held) */
         m->cta[o->cta].backed = true; /* C = 1: the VPs in its registers may be enabled */
         m->blk[o->cta] = -1;
         sm_update_vps(st, p, pi->sim, sm);

@@ -215,6 +215,44 @@ static void test_space_counters_throttled(void **st)
     mw_stat_list_fini(&l);
 }
 
+/* The LIFO test's run (8,000-cycle windows, cancel_backup false; monitoring ends at cycle 15,999 and each window
+ * end throttles the largest-id active CTA). From the event log: slot 3 is throttled at 16,000 (its backup ends at
+ * e_0), slot 2 at 24,000 (e_1); slot 0's completion (done_0 > e_1) restores slot 2, slot 1's (done_1 > e_0) restores
+ * slot 3; slot 3 is throttled again at 32,000, and slot 2's completion (done_2) restores it before that backup has
+ * ended (e_2 > done_2): its restore takes a block at done_2 while the last lines are still being written, and the
+ * backup ending during the restore must not free the block or count it as DUR. A backed-up CTA is DUR from its
+ * backup's end to the completion that restores it: DUR = 16 KB x ((done_0 - e_1) + (done_1 - e_0)). */
+static void test_space_backup_ends_during_restore(void **st)
+{
+    (void)st;
+    static const char *const k[] = {"window", "ipc_upper", "ipc_lower", "cancel_backup"},
+                             *const v[] = {"8000", "-10", "-10", "false"};
+    struct space_log log = {0};
+    struct mw_stat_list l;
+    space_run(k, v, 4, &log, &l);
+    uint64_t L = UINT64_MAX, done[4], e_end[3];
+    int nd = 0, nw = 0, ne = 0;
+    for (int i = 0; i < log.ev.n; i++) {
+        const struct mw_event *e = &log.ev.v[i];
+        if (e->kind == MW_EV_CTA_LAUNCH && e->cycle < L) L = e->cycle;
+        if (e->kind == MW_EV_CTA_DONE && nd < 4) done[nd++] = e->cycle;
+        if (e->kind == MW_EV_INJECT_DONE && e->aux == 1 && ++nw % 128 == 0 && ne < 3) e_end[ne++] = e->cycle;
+    }
+    assert_int_equal(nd, 4);
+    assert_int_equal(ne, 3);
+    assert_true(e_end[1] < done[0] && e_end[0] < done[1]);
+    assert_true(e_end[2] > done[2]); /* the third backup ends during its restore */
+    uint64_t busy = done[3] - L, dur = 16 * KB * ((done[0] - e_end[1]) + (done[1] - e_end[0]));
+    assert_int_equal(sr_stat(&l, "policy.bundle.throttles"), 3);
+    assert_int_equal(sr_stat(&l, "policy.bundle.restore_bytes"), 3 * 128 * 128);
+    assert_int_equal(sr_stat(&l, "policy.bundle.dur_byte_cycles"), dur);
+    assert_int_equal(sr_stat(&l, "policy.bundle.held_byte_cycles") + sr_stat(&l, "policy.bundle.sur_byte_cycles") +
+                         sr_stat(&l, "policy.bundle.dur_byte_cycles"),
+                     256 * KB * busy);
+    evlog_fini(&log.ev);
+    mw_stat_list_fini(&l);
+}
+
 /* §2.3's classification (experiments/papers/linebacker_ws_monitor.lua) on a workload whose per-load numbers are
  * worked out in tests/lua/lb_ws.lua: streaming loads, the top loads' reused working set and its one-load part, under
  * each reading (inf_scope, reuse_by, top). */
@@ -238,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_space_of_hand_built),
         cmocka_unit_test(test_space_integration),
         cmocka_unit_test(test_space_counters_vc),
+        cmocka_unit_test(test_space_backup_ends_during_restore),
         cmocka_unit_test(test_space_counters_throttled),
         cmocka_unit_test(test_ws_classification),
     };
