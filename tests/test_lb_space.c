@@ -179,6 +179,22 @@ static void test_space_counters_vc(void **st)
     evlog_fini(&log.ev);
     mw_stat_list_fini(&l);
 }
+/* From a throttling run's event log: the first launch L, the 4 completions and the ends of the 3 backups (the
+ * acknowledgement of each 128th backup line); returns the backup lines acknowledged. */
+static int throttle_log(const struct space_log *log, uint64_t *L, uint64_t done[4], uint64_t e_end[3])
+{
+    int nd = 0, nw = 0, ne = 0;
+    *L = UINT64_MAX;
+    for (int i = 0; i < log->ev.n; i++) {
+        const struct mw_event *e = &log->ev.v[i];
+        if (e->kind == MW_EV_CTA_LAUNCH && e->cycle < *L) *L = e->cycle;
+        if (e->kind == MW_EV_CTA_DONE && nd < 4) done[nd++] = e->cycle;
+        if (e->kind == MW_EV_INJECT_DONE && e->aux == 1 && ++nw % 128 == 0 && ne < 3) e_end[ne++] = e->cycle;
+    }
+    assert_int_equal(nd, 4);
+    assert_int_equal(ne, 3);
+    return nw;
+}
 static void test_space_counters_throttled(void **st)
 {
     (void)st;
@@ -187,16 +203,8 @@ static void test_space_counters_throttled(void **st)
     struct space_log log = {0};
     struct mw_stat_list l;
     space_run(k, v, 4, &log, &l);
-    uint64_t L = UINT64_MAX, done[4], e_end[3];
-    int nd = 0, nw = 0, ne = 0;
-    for (int i = 0; i < log.ev.n; i++) {
-        const struct mw_event *e = &log.ev.v[i];
-        if (e->kind == MW_EV_CTA_LAUNCH && e->cycle < L) L = e->cycle;
-        if (e->kind == MW_EV_CTA_DONE && nd < 4) done[nd++] = e->cycle;
-        if (e->kind == MW_EV_INJECT_DONE && e->aux == 1 && ++nw % 128 == 0 && ne < 3) e_end[ne++] = e->cycle;
-    }
-    assert_int_equal(nd, 4);
-    assert_int_equal(ne, 3);
+    uint64_t L, done[4], e_end[3];
+    int nw = throttle_log(&log, &L, done, e_end);
     assert_int_equal(nw, 3 * 128);
     assert_true(e_end[2] < done[0]); /* every backup ended before the first completion */
     uint64_t busy = done[3] - L, dur = 0;
@@ -230,16 +238,8 @@ static void test_space_backup_ends_during_restore(void **st)
     struct space_log log = {0};
     struct mw_stat_list l;
     space_run(k, v, 4, &log, &l);
-    uint64_t L = UINT64_MAX, done[4], e_end[3];
-    int nd = 0, nw = 0, ne = 0;
-    for (int i = 0; i < log.ev.n; i++) {
-        const struct mw_event *e = &log.ev.v[i];
-        if (e->kind == MW_EV_CTA_LAUNCH && e->cycle < L) L = e->cycle;
-        if (e->kind == MW_EV_CTA_DONE && nd < 4) done[nd++] = e->cycle;
-        if (e->kind == MW_EV_INJECT_DONE && e->aux == 1 && ++nw % 128 == 0 && ne < 3) e_end[ne++] = e->cycle;
-    }
-    assert_int_equal(nd, 4);
-    assert_int_equal(ne, 3);
+    uint64_t L, done[4], e_end[3];
+    throttle_log(&log, &L, done, e_end);
     assert_true(e_end[1] < done[0] && e_end[0] < done[1]);
     assert_true(e_end[2] > done[2]); /* the third backup ends during its restore */
     uint64_t busy = done[3] - L, dur = 16 * KB * ((done[0] - e_end[1]) + (done[1] - e_end[0]));

@@ -50,27 +50,6 @@ static void gbfs_free(void *p)
     free(b->level), free(b->l), free(b);
 }
 
-/* BFS levels from src (-1: unreachable); the deepest level, or -1 when out of memory. */
-static int32_t gbfs_levels(const struct mw_graph *g, uint32_t src, int32_t *lv)
-{
-    uint32_t *q = malloc((size_t)g->n * sizeof *q), qh = 0, qt = 0;
-    if (!q) return -1;
-    int32_t maxl = 0;
-    for (uint32_t v = 0; v < g->n; v++) lv[v] = -1;
-    lv[src] = 0, q[qt++] = src;
-    while (qh < qt) {
-        uint32_t v = q[qh++];
-        for (uint32_t i = g->row[v]; i < g->row[v + 1]; i++)
-            if (lv[g->col[i]] < 0) {
-                lv[g->col[i]] = lv[v] + 1;
-                if (lv[v] + 1 > maxl) maxl = lv[v] + 1;
-                q[qt++] = g->col[i];
-            }
-    }
-    free(q);
-    return maxl;
-}
-
 /* Kernel: if (tid < n && mask[tid]) { mask[tid] = false; visited[tid] = true; for (i = nodes[tid].starting;
  * i < nodes[tid].no_of_edges + nodes[tid].starting; i++) { id = edges[i]; if (!visited[id]) { cost[id] =
  * cost[tid] + 1; mask[id] = true; *over = true; } } } */
@@ -167,7 +146,10 @@ static int gbfs_build(struct mw_workload *w, struct gbfs *b, struct mw_err *e)
     struct mw_kgen_program p = {.owned = b, .free_owned = gbfs_free};
     const struct mw_graph *g = &b->g;
     b->level = malloc(((size_t)g->n + 1) * sizeof *b->level);
-    if (!b->level || (b->maxl = gbfs_levels(g, b->src, b->level)) < 0) goto oom;
+    uint32_t *q = b->level ? malloc((size_t)g->n * sizeof *q) : NULL;
+    if (!q) goto oom;
+    b->maxl = gr_levels(g, b->src, b->level, q);
+    free(q);
     uint64_t top = 0x10000000ull; /* bfs.cu's cudaMalloc order */
     b->nodes = gr_alloc(&top, (uint64_t)g->n * 8);
     b->edges = gr_alloc(&top, (uint64_t)g->m * 4);

@@ -37,6 +37,9 @@ uint32_t gr_ldbc_degree(uint64_t *s, double mean);
  * dropped; CSR with both directions of each edge. Seeded, deterministic. -1 on bad arguments or no memory. */
 int mw_wl_graph_ldbc(uint32_t n, double mean, uint64_t seed, struct mw_graph *g);
 
+/* BFS levels from r into lv (-1: unreachable), with q a queue of g->n vertices; returns the deepest level. */
+int32_t gr_levels(const struct mw_graph *g, uint32_t r, int32_t *lv, uint32_t *q);
+
 /* The source vertex of SSSP: GraphBig's run uses --root 31; the first vertex from 31 on with an edge. */
 uint32_t gr_root(const struct mw_graph *g);
 

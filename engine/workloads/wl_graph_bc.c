@@ -31,25 +31,6 @@ static void bc_free(void *p)
     free(b->lv), free(b->l), free(b);
 }
 
-/* BFS levels from r; returns the deepest level. */
-static int32_t levels(const struct mw_graph *g, uint32_t r, int32_t *lv, uint32_t *q)
-{
-    uint32_t qh = 0, qt = 0;
-    int32_t maxl = 0;
-    for (uint32_t v = 0; v < g->n; v++) lv[v] = -1;
-    lv[r] = 0, q[qt++] = r;
-    while (qh < qt) {
-        uint32_t v = q[qh++];
-        for (uint32_t i = g->row[v]; i < g->row[v + 1]; i++)
-            if (lv[g->col[i]] < 0) {
-                lv[g->col[i]] = lv[v] + 1;
-                if (lv[v] + 1 > maxl) maxl = lv[v] + 1;
-                q[qt++] = g->col[i];
-            }
-    }
-    return maxl;
-}
-
 /* kernel_init: dist[tid] = INF; sigma[tid] = 0; delta[tid] = 0; if (tid == root) { dist = 0; sigma = 1; } */
 static int gen_init(const struct mw_kgen_kernel *k, const struct mw_tctx *t0, uint32_t mask, void *scratch,
                     struct mw_inst *o, struct mw_err *e)
@@ -272,7 +253,7 @@ int mw_wl_graph_bc(struct mw_workload *w, const char *size, uint64_t seed, struc
     size_t nl = 0;
     if (!q || !depth || !b->lv) goto oom;
     for (uint32_t r = 0; r < b->nroots; r++) {
-        depth[r] = (uint32_t)levels(g, r, b->lv + (size_t)r * g->n, q);
+        depth[r] = (uint32_t)gr_levels(g, r, b->lv + (size_t)r * g->n, q);
         nl += 2 * (size_t)depth[r] + 3;
     }
     uint64_t top = 0x10000000ull; /* cuda_betweenness_centr's cudaMalloc order, then cudaGraphCopy */

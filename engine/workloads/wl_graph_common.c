@@ -5,6 +5,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int32_t gr_levels(const struct mw_graph *g, uint32_t r, int32_t *lv, uint32_t *q)
+{
+    uint32_t qh = 0, qt = 0;
+    int32_t maxl = 0;
+    for (uint32_t v = 0; v < g->n; v++) lv[v] = -1;
+    lv[r] = 0, q[qt++] = r;
+    while (qh < qt) {
+        uint32_t v = q[qh++];
+        for (uint32_t i = g->row[v]; i < g->row[v + 1]; i++)
+            if (lv[g->col[i]] < 0) {
+                lv[g->col[i]] = lv[v] + 1;
+                if (lv[v] + 1 > maxl) maxl = lv[v] + 1;
+                q[qt++] = g->col[i];
+            }
+    }
+    return maxl;
+}
+
 uint32_t gr_root(const struct mw_graph *g)
 {
     for (uint32_t i = 0; i < g->n; i++) {
