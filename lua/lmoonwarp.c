@@ -86,7 +86,7 @@ static const char *value_text(lua_State *L, int idx, char *buf, size_t n)
 static void table_set(lua_State *L, struct mw_config *c, const char *path, const char *val)
 {
     char a[1400];
-    snprintf(a, sizeof a, "%s=%s", path, val);
+    snprintf(a, sizeof a, "%s=%s", path, val ? val : ""); /* (never NULL: every caller has raised its error) */
     struct mw_err e;
     mw_err_clear(&e);
     if (mw_config_set(c, a, &e)) {

@@ -162,7 +162,7 @@ static void test_off(void **st)
 static void test_lineset_grows(void **st)
 {
     (void)st;
-    struct mw_lineset x;
+    struct mw_lineset x = {0};
     assert_int_equal(mw_lineset_init(&x, 1024), 0);
     for (uint64_t i = 0; i < 5000; i++) assert_int_equal(mw_lineset_add(&x, 0x40000000 + 128 * i * 7), 0);
     for (uint64_t i = 0; i < 5000; i++) assert_int_equal(mw_lineset_add(&x, 0x40000000 + 128 * i * 7), 0);

@@ -142,7 +142,10 @@ static void check_group(const char *listing, const char *unit, const struct mw_s
         char line[512];
         snprintf(line, sizeof line, "\n%s.%s", unit, d[i].name);
         const char *p = strstr(listing, line);
-        if (!p) fail_msg("list-stats lacks %s.%s", unit, d[i].name);
+        if (!p) {
+            fail_msg("list-stats lacks %s.%s", unit, d[i].name);
+            return;
+        }
         const char *eol = strchr(p + 1, '\n');
         char row[512];
         snprintf(row, sizeof row, "%.*s", (int)(eol - p - 1), p + 1);

@@ -515,7 +515,9 @@ int tc_commit(struct tc_writer *w, const struct tc_kernel *kk)
     w->h.file_bytes = w->pos;
     w->h.sum = w->sum;
     int rc = 0;
-    if (w->bad || pwrite(w->fd, &w->h, sizeof w->h, 0) != (ssize_t)sizeof w->h) rc = MW_EIO;
+    unsigned char hb[sizeof w->h]; /* (written from a copy: gcc 12 with LTO takes &w->h for its first member) */
+    memcpy(hb, &w->h, sizeof hb);
+    if (w->bad || pwrite(w->fd, hb, sizeof hb, 0) != (ssize_t)sizeof hb) rc = MW_EIO;
     if (close(w->fd) != 0) rc = MW_EIO;
     w->fd = -1;
     /* a source rewritten while it was parsed: the records may mix both versions */
