@@ -241,19 +241,8 @@ static bool vtt_invalidate(struct lb_vtt *v, int set, uint64_t line)
     return true;
 }
 
-/* The VPs whose whole register range (Eq. 2) lies above lrn and inside the register file (wregs warp registers). */
-static uint32_t lb_vps_above(int lrn, int offset, int sets, int vp_ways, int nvp, int wregs)
-{
-    uint32_t m = 0;
-    int per = sets * vp_ways;
-    for (int n = 0; n < nvp; n++) {
-        int first = lb_rn(offset, n, sets, vp_ways, 0, 0), last = first + per - 1;
-        if (first > lrn && last < wregs) m |= 1u << n;
-    }
-    return m;
-}
-
-/* The VPs whose whole register range lies above lrn and at or below top (the last warp register they may use). */
+/* The VPs whose whole register range (Eq. 2) lies above lrn and at or below top (the last warp register they may
+ * use). */
 static uint32_t lb_vps_between(int lrn, int top, int offset, int sets, int vp_ways, int nvp)
 {
     uint32_t m = 0;
@@ -263,6 +252,12 @@ static uint32_t lb_vps_between(int lrn, int top, int offset, int sets, int vp_wa
         if (first > lrn && last <= top) m |= 1u << n;
     }
     return m;
+}
+
+/* The VPs above lrn and inside the register file (wregs warp registers). */
+static uint32_t lb_vps_above(int lrn, int offset, int sets, int vp_ways, int nvp, int wregs)
+{
+    return lb_vps_between(lrn, wregs - 1, offset, sets, vp_ways, nvp);
 }
 
 /* The VPs enabled with LRN lrn: vp_space all, those above lrn inside the register file (wregs warp registers);
